@@ -1,0 +1,506 @@
+"""The match state machine: deal, play, round end, match end, records and views.
+
+A game is its rules, its seed (and optional first deck) and its moves; all the
+rest is derived by playing the moves, which is what :meth:`Game.replay` does.
+Hands, table and piles are masks; ``Card`` lists are built only when asked for.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable, Sequence
+from typing import Any, Final
+
+from .capture import capture_masks, is_sweep, legal_moves_of
+from .cards import CARDS, VALUE_MASKS, Card, cards_of, value_of
+from .errors import IllegalMoveError, InvalidMoveError
+from .moves import Move
+from .rules import Rules
+from .scoring import RoundScore, match_winner, score_piles
+from .view import Play, View
+
+RECORD_FORMAT: Final = 1
+_KINGS: Final = VALUE_MASKS[10]
+_BITS: Final = tuple(card.bit for card in CARDS)
+
+
+def _splits_into_fifteens(mask: int, groups: int) -> bool:
+    """Whether the cards of ``mask`` split into ``groups`` groups worth 15 each."""
+    if groups == 1:
+        return value_of(mask) == 15
+    ids = [card.id for card in cards_of(mask)]
+    first, rest = ids[0], ids[1:]
+    for subset in range(1 << len(rest)):
+        group = _BITS[first]
+        for k, card_id in enumerate(rest):
+            if subset >> k & 1:
+                group |= _BITS[card_id]
+        if value_of(group) == 15 and _splits_into_fifteens(mask & ~group, groups - 1):
+            return True
+    return False
+
+
+def _bonus_sweeps(rules: Rules, table: int) -> int:
+    """Sweeps the dealer scores for this first table (0: no bonus)."""
+    total = value_of(table)
+    for bonus_total, sweeps in rules.dealer_bonus:
+        if total != bonus_total:
+            continue
+        if total % 15 == 0 and total > 15 and not _splits_into_fifteens(table, total // 15):
+            return 0
+        return sweeps
+    return 0
+
+
+def _read_deck(deck: Iterable[Card | str | int]) -> list[int]:
+    ids = []
+    for item in deck:
+        if isinstance(item, Card):
+            ids.append(item.id)
+        elif isinstance(item, str):
+            ids.append(Card.parse(item).id)
+        elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item < 40:
+            ids.append(item)
+        else:
+            raise ValueError(f"deck: not a card: {item!r}")
+    if sorted(ids) != list(range(40)):
+        raise ValueError("deck must hold each of the 40 cards exactly once")
+    return ids
+
+
+class Game:
+    """A match of Scopa or Escoba from the first deal to the winner.
+
+    >>> game = Game.new(Rules.preset("scopa"), seed=7)
+    >>> len(game.hand(0)), len(game.table), game.stock_size
+    (3, 4, 30)
+    >>> move = game.legal_moves()[0]
+    >>> game.play(move)
+    >>> game.to_move
+    1
+    >>> Game.replay(game.record()).table == game.table
+    True
+    """
+
+    __slots__ = (
+        "_decks",
+        "_first_deck",
+        "_hands",
+        "_last_capturer",
+        "_last_move",
+        "_legal",
+        "_moves",
+        "_n",
+        "_piles",
+        "_plays",
+        "_bonus",
+        "_rng",
+        "_round",
+        "_round_scores",
+        "_scores",
+        "_seed",
+        "_sides",
+        "_stock",
+        "_stock_pos",
+        "_sweeps",
+        "_table",
+        "_to_move",
+        "_winner",
+        "rules",
+    )
+
+    rules: Rules
+
+    def __init__(self, rules: Rules, seed: int, deck: Sequence[int] | None = None) -> None:
+        """Prefer :meth:`new`; this takes an already checked seed and deck of ids."""
+        self.rules = rules
+        self._seed = seed
+        self._rng = random.Random(seed)
+        self._first_deck = list(deck) if deck is not None else None
+        self._decks: list[list[int]] = []
+        self._n = rules.players
+        self._sides = rules.sides
+        self._scores = [0] * self._sides
+        self._round_scores: list[list[RoundScore]] = []
+        self._moves: list[Move] = []
+        self._last_move: Play | None = None
+        self._winner: int | None = None
+        self._round = 0
+        self._start_round()
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules | None = None,
+        seed: int | None = None,
+        deck: Iterable[Card | str | int] | None = None,
+    ) -> Game:
+        """Start a match. ``deck`` orders the first round (top first); ``seed`` drives every
+        shuffle; with neither, the seed comes from :mod:`secrets`."""
+        if rules is None:
+            rules = Rules.preset("scopa")
+        if seed is None:
+            seed = secrets.randbits(64)
+        elif not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise ValueError(f"seed must be a whole number of 0 or more; got {seed!r}")
+        return cls(rules, seed, _read_deck(deck) if deck is not None else None)
+
+    # -- dealing -------------------------------------------------------------------------
+
+    def _next_deck(self) -> list[int]:
+        if self._round == 0 and not self._decks and self._first_deck is not None:
+            deck = list(self._first_deck)
+        else:
+            deck = list(range(40))
+            self._rng.shuffle(deck)
+        self._decks.append(deck)
+        return deck
+
+    def _start_round(self) -> None:
+        rules = self.rules
+        n = self._n
+        leader = self._round % n
+        self._piles = [0] * self._sides
+        self._sweeps = [0] * self._sides
+        self._last_capturer: int | None = None
+        self._plays: list[Play] = []
+        self._bonus = 0
+        self._to_move: int | None = leader
+        self._legal: list[Move] | None = None
+        while True:
+            self._stock = [_BITS[i] for i in self._next_deck()]
+            self._stock_pos = 0
+            self._hands = [0] * n
+            self._deal()
+            table = 0
+            for bit in self._stock[self._stock_pos : self._stock_pos + rules.table_size]:
+                table |= bit
+            self._stock_pos += rules.table_size
+            self._table = table
+            if not (rules.kings_redeal and (table & _KINGS).bit_count() >= 3):
+                break
+        if rules.dealer_bonus:
+            sweeps = _bonus_sweeps(rules, table)
+            if sweeps:
+                dealer_side = self.dealer % self._sides
+                self._piles[dealer_side] |= table
+                self._sweeps[dealer_side] += sweeps
+                self._last_capturer = dealer_side
+                self._bonus = table
+                self._table = 0
+
+    def _deal(self) -> None:
+        """Give each seat ``hand_size`` cards from the stock, the leader first."""
+        size = self.rules.hand_size
+        stock = self._stock
+        pos = self._stock_pos
+        n = self._n
+        leader = self._round % n
+        hands = self._hands
+        for k in range(n):
+            hand = 0
+            for bit in stock[pos : pos + size]:
+                hand |= bit
+            hands[(leader + k) % n] = hand
+            pos += size
+        self._stock_pos = pos
+
+    def _end_round(self) -> None:
+        if self._last_capturer is not None:
+            self._piles[self._last_capturer] |= self._table
+        self._table = 0
+        scores = score_piles(self.rules, self._piles, self._sweeps)
+        self._round_scores.append(scores)
+        for side, score in enumerate(scores):
+            self._scores[side] += score.total
+        self._winner = match_winner(self.rules, self._scores)
+        if self._winner is None:
+            self._round += 1
+            self._start_round()
+        else:
+            self._to_move = None
+            self._legal = []
+
+    # -- playing -------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every move the seat to move may make (empty once the match is over)."""
+        legal = self._legal
+        if legal is None:
+            assert self._to_move is not None
+            legal = self._legal = legal_moves_of(
+                self.rules, self._hands[self._to_move], self._table
+            )
+        return list(legal)
+
+    def is_legal(self, move: Move) -> bool:
+        return move in (self._legal if self._legal is not None else self.legal_moves())
+
+    def play(self, move: Move | str, seat: int | None = None) -> None:
+        """Play ``move`` (a :class:`Move` or its code) for the seat to move.
+
+        With ``seat``, the move is refused unless it is that seat's turn. A refused
+        move raises :class:`IllegalMoveError` (or :class:`InvalidMoveError` for a code
+        that cannot be read) and leaves the game unchanged.
+        """
+        if not isinstance(move, Move):
+            if not isinstance(move, str):
+                raise InvalidMoveError(f"a move must be a Move or a code, not {type(move).__name__}")
+            move = Move.parse(move)
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_moves()
+        if move not in legal or (seat is not None and seat != self._to_move):
+            raise IllegalMoveError(self._why_illegal(move, seat))
+        self._apply(move)
+
+    def _apply(self, move: Move) -> None:
+        seat = self._to_move
+        assert seat is not None
+        n = self._n
+        side = seat % self._sides
+        card_bit = move.card.bit
+        hands = self._hands
+        hands[seat] ^= card_bit
+        captured = move.captured_mask
+        sweep = False
+        table = self._table
+        if captured:
+            self._piles[side] |= captured | card_bit
+            self._last_capturer = side
+            if captured == table and is_sweep(self.rules, move, table):
+                last_play = self._stock_pos == 40 and not any(hands)
+                if not last_play or self.rules.last_play_sweep:
+                    sweep = True
+                    self._sweeps[side] += 1
+            self._table = table ^ captured
+        else:
+            self._table = table | card_bit
+        play = Play(seat, move, sweep)
+        self._plays.append(play)
+        self._last_move = play
+        self._moves.append(move)
+        self._legal = None
+        following = (seat + 1) % n
+        self._to_move = following
+        if not hands[following]:
+            if self._stock_pos < 40:
+                self._deal()
+            else:
+                self._end_round()
+
+    def _why_illegal(self, move: Move, seat: int | None) -> str:
+        """A sentence saying why ``move`` is refused, without revealing hidden cards."""
+        if self._to_move is None:
+            return "the match is over"
+        if seat is not None and seat != self._to_move:
+            return f"not your turn: seat {self._to_move} is to play"
+        rules = self.rules
+        card = move.card
+        hand = self._hands[self._to_move]
+        table = self._table
+        if not hand & card.bit:
+            return f"{card} is not in your hand"
+        missing = [str(c) for c in cards_of(move.captured_mask & ~table)]
+        if missing:
+            return f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not on the table"
+        options = capture_masks(rules, table, card.id)
+        legal = self._legal or []
+        if move.is_trail:
+            if options:
+                return f"{card} can capture, so it must: {self._options_text(card, options)}"
+            return f"a capture is compulsory: play one of {', '.join(str(m) for m in legal)}"
+        taken = " + ".join(str(c) for c in cards_of(move.captured_mask))
+        if rules.ace_takes_all and card.rank_index == 0:
+            return f"an Ace takes the whole table: {self._options_text(card, options)}"
+        if rules.capture == "sum":
+            equal = table & VALUE_MASKS[card.value]
+            if equal:
+                return (
+                    f"a card of the same value is on the table, so {card} must take it alone: "
+                    f"{self._options_text(card, options)}"
+                )
+            worth = value_of(move.captured_mask)
+            if worth != card.value:
+                return f"{taken} add up to {worth}, not {card.value}: {card} cannot take them"
+        else:
+            worth = value_of(move.captured_mask) + card.value
+            if worth != 15:
+                return f"{card} and {taken} make {worth}, not 15"
+        if rules.fewest_cards:
+            return f"take the fewest cards: {self._options_text(card, options)}"
+        return f"illegal move; the legal moves are {', '.join(str(m) for m in legal)}"
+
+    @staticmethod
+    def _options_text(card: Card, options: Iterable[int]) -> str:
+        return " or ".join(str(Move(card, frozenset(cards_of(mask)))) for mask in options)
+
+    # -- state ---------------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to play, or ``None`` once the match is over."""
+        return self._to_move
+
+    @property
+    def dealer(self) -> int:
+        return (self._round - 1) % self._n
+
+    @property
+    def leader(self) -> int:
+        return self._round % self._n
+
+    @property
+    def round_number(self) -> int:
+        """The round being played, from 0 (the last round once the match is over)."""
+        return self._round
+
+    @property
+    def table(self) -> list[Card]:
+        return cards_of(self._table)
+
+    @property
+    def hands(self) -> list[list[Card]]:
+        """Every hand, by seat: the whole truth, never to be shown to players."""
+        return [cards_of(hand) for hand in self._hands]
+
+    def hand(self, seat: int) -> list[Card]:
+        self._check_seat(seat)
+        return cards_of(self._hands[seat])
+
+    @property
+    def piles(self) -> list[list[Card]]:
+        """Cards captured this round, by side."""
+        return [cards_of(pile) for pile in self._piles]
+
+    @property
+    def sweeps(self) -> list[int]:
+        """Sweeps scored this round, by side."""
+        return list(self._sweeps)
+
+    @property
+    def stock_size(self) -> int:
+        return 40 - self._stock_pos
+
+    @property
+    def scores(self) -> list[int]:
+        """Match totals, by side."""
+        return list(self._scores)
+
+    @property
+    def round_scores(self) -> list[list[RoundScore]]:
+        """One list of :class:`RoundScore` (by side) per finished round."""
+        return [list(scores) for scores in self._round_scores]
+
+    @property
+    def is_over(self) -> bool:
+        return self._winner is not None
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side, once the match is over."""
+        return self._winner
+
+    @property
+    def seed(self) -> int:
+        """The seed of every shuffle: secret while the match is in progress."""
+        return self._seed
+
+    @property
+    def moves(self) -> list[Move]:
+        """Every move of the match, in order."""
+        return list(self._moves)
+
+    @property
+    def last_move(self) -> Play | None:
+        return self._last_move
+
+    def side_of(self, seat: int) -> int:
+        self._check_seat(seat)
+        return self.rules.side_of(seat)
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
+            raise ValueError(f"seat must be 0..{self._n - 1}; got {seat!r}")
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know (``None``: a spectator, who sees no hand)."""
+        if seat is not None:
+            self._check_seat(seat)
+        return View(
+            rules=self.rules,
+            seat=seat,
+            hand=tuple(cards_of(self._hands[seat])) if seat is not None else (),
+            table=tuple(cards_of(self._table)),
+            hand_sizes=tuple(hand.bit_count() for hand in self._hands),
+            stock_size=self.stock_size,
+            piles=tuple(tuple(cards_of(pile)) for pile in self._piles),
+            sweeps=tuple(self._sweeps),
+            scores=tuple(self._scores),
+            to_move=self._to_move,
+            dealer=self.dealer,
+            round_number=self._round,
+            plays=tuple(self._plays),
+            dealer_bonus=tuple(cards_of(self._bonus)),
+            round_scores=tuple(tuple(scores) for scores in self._round_scores),
+            winner=self._winner,
+            last_move=self._last_move,
+        )
+
+    # -- records -------------------------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """The match as plain JSON-able data: rules, seed, decks dealt and moves.
+
+        It holds the seed and every deck order, so it is for the end of the match
+        (or for storage), never for a player while the match goes on.
+        """
+        return {
+            "format": RECORD_FORMAT,
+            "rules": self.rules.to_dict(),
+            "seed": self._seed,
+            "deck": None
+            if self._first_deck is None
+            else [str(CARDS[i]) for i in self._first_deck],
+            "decks": [[str(CARDS[i]) for i in deck] for deck in self._decks],
+            "moves": [str(move) for move in self._moves],
+            "scores": list(self._scores),
+            "winner": self._winner,
+        }
+
+    @classmethod
+    def replay(cls, record: dict[str, Any]) -> Game:
+        """Rebuild a game from :meth:`record` data by playing its moves again.
+
+        Raises ``ValueError`` if the record is malformed, a move is illegal, or the
+        recorded decks are not the ones the seed deals.
+        """
+        if not isinstance(record, dict):
+            raise ValueError("a record must be a JSON object")
+        if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+            raise ValueError(f"unknown record format {record.get('format')!r}")
+        rules_data = record.get("rules")
+        if not isinstance(rules_data, dict):
+            raise ValueError("record: 'rules' must be an object of rule fields")
+        rules = Rules.from_dict(rules_data)
+        moves = record.get("moves", [])
+        if not isinstance(moves, list):
+            raise ValueError("record: 'moves' must be a list of move codes")
+        game = cls.new(rules, seed=record.get("seed"), deck=record.get("deck"))
+        for number, code in enumerate(moves, 1):
+            try:
+                game.play(code)
+            except ValueError as error:
+                raise ValueError(f"record: move {number} ({code!r}): {error}") from None
+        decks = record.get("decks")
+        if decks is not None and decks != [[str(CARDS[i]) for i in d] for d in game._decks]:
+            raise ValueError("record: the recorded decks are not the ones this seed deals")
+        return game
+
+    def __repr__(self) -> str:
+        state = f"winner side {self._winner}" if self._winner is not None else (
+            f"round {self._round}, seat {self._to_move} to move"
+        )
+        return f"<Game {self.rules.name} {self._n} players, {state}, scores {self._scores}>"
+

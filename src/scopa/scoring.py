@@ -1,0 +1,183 @@
+"""Scoring a round with a full breakdown, and deciding the match.
+
+Each category goes to one side only; a tie for the best gives nobody the point.
+The breakdown keeps the figures behind every point (counts, primiera totals and
+the cards that made them) so a client can show why a side scored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .cards import (
+    CARDS,
+    COINS_MASK,
+    RE_BELLO,
+    SETTEBELLO,
+    SEVENS_MASK,
+    SUIT_MASKS,
+    Card,
+    mask_of,
+)
+from .rules import Rules
+
+_NAPOLA_RUN = tuple(CARDS[i].bit for i in range(10))
+"""Coins A, 2, 3, ... K in order: a napola is an unbroken run from the Ace."""
+
+
+@dataclass(frozen=True)
+class RoundScore:
+    """One side's points for one round, category by category, and the figures behind them."""
+
+    cards: int
+    coins: int
+    settebello: int
+    primiera: int
+    sweeps: int
+    re_bello: int
+    napola: int
+    sevens: int
+    total: int
+    card_count: int
+    coin_count: int
+    seven_count: int
+    sweep_count: int
+    primiera_total: int
+    """Sum of the best primiera value in each suit held."""
+    primiera_suits: int
+    """How many suits the side holds (primiera needs them)."""
+    primiera_cards: tuple[Card, ...]
+    """The best card of each suit held, in suit order."""
+    napola_length: int
+    """Length of the coins run from the Ace (3 or more scores)."""
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-able data for display."""
+        data: dict[str, object] = {
+            name: getattr(self, name) for name in self.__dataclass_fields__ if name != "primiera_cards"
+        }
+        data["primiera_cards"] = [str(card) for card in self.primiera_cards]
+        return data
+
+
+def _best_side(figures: Sequence[int]) -> int | None:
+    """The side with the strictly highest figure, or ``None`` on a tie for the best."""
+    best = max(figures)
+    if figures.count(best) != 1:
+        return None
+    return figures.index(best)
+
+
+def _primiera(pile: int) -> tuple[int, int, tuple[Card, ...]]:
+    total = 0
+    suits = 0
+    cards: list[Card] = []
+    for suit_mask in SUIT_MASKS:
+        held = pile & suit_mask
+        if not held:
+            continue
+        suits += 1
+        best = max((card for card in CARDS if card.bit & held), key=lambda c: c.primiera)
+        total += best.primiera
+        cards.append(best)
+    return total, suits, tuple(cards)
+
+
+def _napola_length(pile: int) -> int:
+    length = 0
+    for bit in _NAPOLA_RUN:
+        if not pile & bit:
+            break
+        length += 1
+    return length
+
+
+def score_piles(rules: Rules, piles: Sequence[int], sweeps: Sequence[int]) -> list[RoundScore]:
+    """:func:`score_round` on masks: the engine's form."""
+    if len(piles) != len(sweeps) or not piles:
+        raise ValueError("piles and sweeps must both give one entry per side")
+    card_counts = [pile.bit_count() for pile in piles]
+    coin_counts = [(pile & COINS_MASK).bit_count() for pile in piles]
+    seven_counts = [(pile & SEVENS_MASK).bit_count() for pile in piles]
+    primieras = [_primiera(pile) for pile in piles]
+    napolas = [_napola_length(pile) for pile in piles]
+    cards_side = _best_side(card_counts)
+    coins_side = _best_side(coin_counts)
+    primiera_side: int | None = None
+    sevens_side: int | None = None
+    if rules.sevens:
+        sevens_side = _best_side(seven_counts)
+    elif rules.primiera == "suits-first":
+        keys = [total + 1000 * suits for total, suits, _ in primieras]
+        primiera_side = _best_side(keys) if max(keys) else None
+    else:
+        keys = [total if suits == 4 else 0 for total, suits, _ in primieras]
+        primiera_side = _best_side(keys) if max(keys) else None
+    scores = []
+    for side, pile in enumerate(piles):
+        points = {
+            "cards": int(side == cards_side),
+            "coins": int(side == coins_side),
+            "settebello": int(bool(pile & SETTEBELLO.bit)),
+            "primiera": int(side == primiera_side),
+            "sweeps": sweeps[side],
+            "re_bello": int(rules.re_bello and bool(pile & RE_BELLO.bit)),
+            "napola": (napolas[side] if napolas[side] >= 3 else 0) if rules.napola else 0,
+            "sevens": int(side == sevens_side),
+        }
+        total, suits, best_cards = primieras[side]
+        scores.append(
+            RoundScore(
+                **points,
+                total=sum(points.values()),
+                card_count=card_counts[side],
+                coin_count=coin_counts[side],
+                seven_count=seven_counts[side],
+                sweep_count=sweeps[side],
+                primiera_total=total,
+                primiera_suits=suits,
+                primiera_cards=best_cards,
+                napola_length=napolas[side],
+            )
+        )
+    return scores
+
+
+def score_round(
+    rules: Rules, piles: Sequence[Iterable[Card]], sweeps: Sequence[int]
+) -> list[RoundScore]:
+    """Score one round: ``piles`` (captured cards) and ``sweeps`` per side, in side order.
+
+    >>> from scopa import Card, Rules
+    >>> piles = [[Card.parse(c) for c in ("7D", "7H", "7C", "KS")],
+    ...          [Card.parse(c) for c in ("7S", "6D", "6H", "6C")]]
+    >>> a, b = score_round(Rules.preset("scopa"), piles, [0, 1])
+    >>> (a.primiera_total, b.primiera_total, a.primiera, b.primiera)
+    (73, 75, 0, 1)
+    >>> (a.total, b.total)
+    (1, 3)
+    """
+    masks = [mask_of(pile) for pile in piles]
+    seen = 0
+    for mask in masks:
+        if mask & seen:
+            raise ValueError("a card appears in two piles")
+        seen |= mask
+    return score_piles(rules, masks, sweeps)
+
+
+def match_winner(rules: Rules, totals: Sequence[int]) -> int | None:
+    """The side that has won the match on these totals, or ``None`` while play goes on.
+
+    Once a side has reached the target, the strictly highest total wins; a tie for
+    the highest means another round.
+
+    >>> from scopa import Rules
+    >>> match_winner(Rules.preset("scopa"), [12, 11]), match_winner(Rules.preset("scopa"), [11, 11])
+    (0, None)
+    """
+    if max(totals) < rules.target:
+        return None
+    return _best_side(list(totals))
+
