@@ -1,0 +1,109 @@
+"""Shared helpers: decks that put chosen cards in chosen places, and random play."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+import pytest
+
+from scopa import CARDS, Card, Game, Rules, preset_names
+
+
+def card(code: str) -> Card:
+    return Card.parse(code)
+
+
+def cards(codes: str) -> list[Card]:
+    """``"2D 3H"`` -> the two cards, in the order given."""
+    return [Card.parse(code) for code in codes.split()]
+
+
+def codes(items: Iterable[object]) -> list[str]:
+    return [str(item) for item in items]
+
+
+def deck_starting(first: Iterable[Card | str]) -> list[Card]:
+    """A full 40-card deck (top first): ``first`` in order, then the rest in canonical order."""
+    top = [item if isinstance(item, Card) else Card.parse(item) for item in first]
+    if len(set(top)) != len(top):
+        raise AssertionError(f"deck_starting: a card is named twice in {codes(top)}")
+    rest = [c for c in CARDS if c not in top]
+    return top + rest
+
+
+def deal(
+    rules: Rules,
+    hands: Sequence[str],
+    table: str = "",
+    then: str = "",
+) -> list[Card]:
+    """The deck for round 0 that gives seat k ``hands[k]`` (seat 0 leads) and the table ``table``.
+
+    Each hand and the table are space-separated codes of exactly the right length;
+    ``then`` orders the next cards of the stock; the rest follow in canonical order.
+    """
+    assert len(hands) == rules.players
+    top: list[Card] = []
+    for hand in hands:
+        got = cards(hand)
+        assert len(got) == rules.hand_size, hand
+        top += got
+    on_table = cards(table)
+    assert len(on_table) == rules.table_size, table
+    return deck_starting(top + on_table + cards(then))
+
+
+def state(game: Game) -> dict[str, object]:
+    """Everything observable about a game, for before/after comparisons."""
+    return {
+        "record": game.record(),
+        "hands": game.hands,
+        "table": game.table,
+        "piles": game.piles,
+        "sweeps": game.sweeps,
+        "scores": game.scores,
+        "stock_size": game.stock_size,
+        "to_move": game.to_move,
+        "round_number": game.round_number,
+        "winner": game.winner,
+        "views": [game.view(seat) for seat in [None, *range(game.rules.players)]],
+    }
+
+
+def play_random(game: Game, rng: random.Random, max_moves: int = 100_000) -> None:
+    """Play random legal moves until the match is over."""
+    for _ in range(max_moves):
+        if game.is_over:
+            return
+        game.play(rng.choice(game.legal_moves()))
+    raise AssertionError("the match did not end")
+
+
+def play_until_round_ends(game: Game, rng: random.Random) -> None:
+    """Play random legal moves until the current round has been scored."""
+    rounds = len(game.round_scores)
+    while len(game.round_scores) == rounds:
+        game.play(rng.choice(game.legal_moves()))
+
+
+def rules_variants() -> list[Rules]:
+    """Every preset with every player count (and ``teams=3`` for six) that it allows."""
+    variants = []
+    for name in preset_names():
+        for players, teams in ((2, None), (3, None), (4, None), (6, None), (6, 3)):
+            try:
+                variants.append(Rules.preset(name, players=players, teams=teams))
+            except ValueError:
+                continue
+    return variants
+
+
+def variant_id(rules: Rules) -> str:
+    teams = "" if rules.teams is None else f"-teams{rules.teams}"
+    return f"{rules.name}-{rules.players}p{teams}"
+
+
+@pytest.fixture
+def rng() -> random.Random:
+    return random.Random(20240601)

@@ -1,0 +1,246 @@
+"""Captures: the worked examples of RULES.md, priorities, house options and obligations."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scopa import CARDS, Card, Game, IllegalMoveError, Rules, capture_options
+
+from .conftest import card, cards, codes, deal
+
+SCOPA = Rules.preset("scopa")
+ESCOBA = Rules.preset("escoba")
+
+
+def options(rules: Rules, table: str, played: str) -> list[set[str]]:
+    return [set(codes(option)) for option in capture_options(rules, cards(table), card(played))]
+
+
+def as_sets(*groups: str) -> list[set[str]]:
+    return [set(group.split()) for group in groups]
+
+
+def same(found: list[set[str]], expected: list[set[str]]) -> bool:
+    return sorted(sorted(s) for s in found) == sorted(sorted(s) for s in expected)
+
+
+# -- the worked examples --------------------------------------------------------------
+
+
+def test_scopa_table_2_3_j_k_hand_a_5() -> None:
+    table = "2D 3H JS KC"
+    assert options(SCOPA, table, "5D") == as_sets("2D 3H")
+    assert options(SCOPA, table, "AD") == []
+
+
+def test_scopa_table_2_3_j_k_hand_a_5_in_a_game() -> None:
+    # The 5 takes 2+3; the A cannot capture, and is trailed when the 5 has been used.
+    game = Game.new(SCOPA, seed=1, deck=deal(SCOPA, ["5D AD 6C", "4S 4H 4C"], "2D 3H JS KC"))
+    assert codes(game.legal_moves()) == ["5Dx2D+3H"]
+    game.play("5Dx2D+3H")
+    assert sorted(codes(game.legal_moves())) == ["4C", "4H", "4S"]
+
+
+def test_scopa_equal_card_must_be_taken_alone() -> None:
+    assert options(SCOPA, "2D 3H 5S KC", "5D") == as_sets("5S")
+
+
+def test_scopa_two_equal_cards_take_either_never_both() -> None:
+    found = options(SCOPA, "5C 5H 4D", "5D")
+    assert same(found, as_sets("5C", "5H"))
+    assert {"5C", "5H"} not in found
+
+
+def test_scopa_seven_on_a_2_3_4_6() -> None:
+    found = options(SCOPA, "AD 2H 3S 4C 6D", "7C")
+    assert same(found, as_sets("AD 6D", "3S 4C", "AD 2H 4C"))
+    # Listed fewest cards first, then by cards in canonical order.
+    assert found == as_sets("AD 6D", "3S 4C", "AD 2H 4C")
+
+
+def test_escoba_table_2_3_j_k() -> None:
+    table = "2D 3H JS KC"
+    assert same(options(ESCOBA, table, "5D"), as_sets("KC", "2D JS"))
+    assert options(ESCOBA, table, "AD") == []
+
+
+def test_escoba_table_a_2_3_4_5_play_king() -> None:
+    found = options(ESCOBA, "AD 2H 3S 4C 5D", "KC")
+    assert same(found, as_sets("5D", "AD 4C", "2H 3S"))
+
+
+def test_escoba_has_no_equal_card_priority() -> None:
+    # A 5 on the table does not stop a 5 from making 15 in another way.
+    found = options(ESCOBA, "5S 2D 3H KC", "5D")
+    assert same(found, as_sets("KC", "5S 2D 3H"))
+
+
+def test_escoba_can_take_many_cards() -> None:
+    assert options(ESCOBA, "AD 2D 3D 4D 5D", "AH") == as_sets("2D 3D 4D 5D")
+    found = options(ESCOBA, "AD 2D 3D 4D 6D", "3H")
+    assert same(found, as_sets("2D 4D 6D", "AD 2D 3D 6D"))
+
+
+def test_no_capture_on_an_empty_table() -> None:
+    for rules in (SCOPA, ESCOBA, Rules.preset("scopa-assi")):
+        for c in CARDS:
+            assert capture_options(rules, [], c) == []
+
+
+# -- house options -------------------------------------------------------------------
+
+
+def test_fewest_cards_restricts_to_the_smallest_captures() -> None:
+    rules = Rules.preset("scopa", fewest_cards=True)
+    found = options(rules, "AD 2H 3S 4C 6D", "7C")
+    assert same(found, as_sets("AD 6D", "3S 4C"))
+    assert options(rules, "AD 2H 4C", "7C") == as_sets("AD 2H 4C")
+    escoba = Rules.preset("escoba", fewest_cards=True)
+    assert options(escoba, "AD 2H 3S 4C 5D", "KC") == as_sets("5D")
+
+
+def test_ace_takes_all_takes_the_whole_table() -> None:
+    rules = Rules.preset("scopa-assi")
+    assert options(rules, "2D 3H JS KC", "AD") == as_sets("2D 3H JS KC")
+    # Even with an Ace on the table, the Ace takes everything.
+    assert options(rules, "AH 3H JS", "AD") == as_sets("AH 3H JS")
+    assert options(rules, "5C", "AD") == as_sets("5C")
+    # Other cards capture as usual.
+    assert options(rules, "2D 3H JS KC", "5D") == as_sets("2D 3H")
+    # Without the option, the Ace takes an Ace.
+    assert options(SCOPA, "AH 3H JS", "AD") == as_sets("AH")
+
+
+def test_ace_takes_all_scores_no_sweep_but_other_sweeps_count() -> None:
+    rules = Rules.preset("scopa-assi")
+    deck = deal(rules, ["AD 4S 6S", "KH 6H 5H"], "2D 3H JS KC")
+    game = Game.new(rules, seed=1, deck=deck)
+    # must_capture=card: the Ace must take the table; 4S and 6S cannot capture.
+    assert sorted(codes(game.legal_moves())) == ["4S", "6S", "ADx2D+3H+JS+KC"]
+    game.play("ADx2D+3H+JS+KC")
+    assert game.table == []
+    assert game.sweeps == [0, 0]
+    assert game.last_move is not None and not game.last_move.sweep
+    assert set(codes(game.piles[0])) == {"AD", "2D", "3H", "JS", "KC"}
+    game.play("6H")
+    assert sorted(codes(game.legal_moves())) == ["4S", "6Sx6H"]
+    game.play("6Sx6H")  # a plain sweep counts
+    assert game.sweeps == [1, 0]
+    assert game.last_move is not None and game.last_move.sweep
+
+
+def test_ace_on_a_lone_card_scores_no_sweep() -> None:
+    rules = Rules.preset("scopa-assi")
+    deck = deal(rules, ["5S 6S AD", "5H 6H 7H"], "5D 4C 3C 2C")
+    game = Game.new(rules, seed=1, deck=deck)
+    game.play("5Sx5D")  # must_capture card: 5S must capture, table 4C 3C 2C
+    game.play("5Hx2C+3C")  # table 4C
+    game.play("ADx4C")  # the Ace takes the whole (one-card) table: no sweep
+    assert game.sweeps == [0, 0]
+    assert game.table == []
+    game.play("6H")
+    game.play("6Sx6H")  # a plain sweep does count
+    assert game.sweeps == [1, 0]
+
+
+# -- the obligation to capture -------------------------------------------------------
+
+HAND = "5D AS 4C"  # 5D takes 2C+3S; AS and 4C cannot capture
+TABLE = "2C 3S JH QH"
+OTHER = "KS KH KC"
+
+
+@pytest.mark.parametrize(
+    ("must_capture", "legal"),
+    [
+        ("hand", ["5Dx2C+3S"]),
+        ("card", ["5Dx2C+3S", "4C", "AS"]),
+        ("none", ["5Dx2C+3S", "4C", "5D", "AS"]),
+    ],
+)
+def test_must_capture_modes(must_capture: str, legal: list[str]) -> None:
+    rules = Rules.preset("scopa", must_capture=must_capture)
+    game = Game.new(rules, seed=1, deck=deal(rules, [HAND, OTHER], TABLE))
+    assert sorted(codes(game.legal_moves())) == sorted(legal)
+    for code in ["5D", "AS", "4C"]:
+        if code in legal:
+            game_copy = Game.replay(game.record())
+            game_copy.play(code)
+            assert card(code) in game_copy.table
+        else:
+            with pytest.raises(IllegalMoveError):
+                game.play(code)
+
+
+def test_must_capture_hand_allows_any_trail_when_nothing_captures() -> None:
+    game = Game.new(SCOPA, seed=1, deck=deal(SCOPA, ["AS 4C 6D", OTHER], TABLE))
+    assert sorted(codes(game.legal_moves())) == ["4C", "6D", "AS"]
+
+
+@pytest.mark.parametrize("name", ["escoba", "escoba-classic"])
+def test_escoba_captures_in_a_game(name: str) -> None:
+    rules = Rules.preset(name)
+    # Table 2D 3H JS KC totals 23: no dealer bonus.
+    game = Game.new(rules, seed=1, deck=deal(rules, ["5D AS 6C", "4S 4H 4C"], "2D 3H JS KC"))
+    captures = sorted(m for m in codes(game.legal_moves()) if "x" in m)
+    assert captures == ["5Dx2D+JS", "5DxKC"]
+    trails = sorted(m for m in codes(game.legal_moves()) if "x" not in m)
+    # escoba: must_capture=hand, no trail; escoba-classic: every card may be trailed
+    assert trails == ([] if name == "escoba" else ["5D", "6C", "AS"])
+    game.play("5Dx2D+JS")
+    assert codes(game.table) == ["3H", "KC"]
+    assert set(codes(game.piles[0])) == {"5D", "2D", "JS"}
+
+
+# -- against a direct reading of the rules --------------------------------------------
+
+
+def oracle(rules: Rules, table: list[Card], played: Card) -> set[frozenset[Card]]:
+    if not table:
+        return set()
+    if rules.ace_takes_all and played.rank == "A":
+        return {frozenset(table)}
+    subsets = [frozenset(s) for k in range(1, len(table) + 1) for s in combinations(table, k)]
+    if rules.capture == "sum":
+        equal = [c for c in table if c.value == played.value]
+        if equal:
+            found = {frozenset([c]) for c in equal}
+        else:
+            found = {s for s in subsets if sum(c.value for c in s) == played.value}
+    else:
+        found = {s for s in subsets if sum(c.value for c in s) + played.value == 15}
+    if rules.fewest_cards and found:
+        fewest = min(len(s) for s in found)
+        found = {s for s in found if len(s) == fewest}
+    return found
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(st.sampled_from(CARDS), min_size=0, max_size=9, unique=True),
+    st.sampled_from(CARDS),
+    st.sampled_from(["sum", "fifteen"]),
+    st.booleans(),
+    st.booleans(),
+)
+def test_capture_options_match_the_rules_text(
+    table: list[Card], played: Card, capture: str, fewest: bool, aces: bool
+) -> None:
+    if played in table:
+        table.remove(played)
+    rules = Rules.preset("scopa", capture=capture, fewest_cards=fewest, ace_takes_all=aces)
+    found = capture_options(rules, table, played)
+    assert len(found) == len(set(found))
+    assert set(found) == oracle(rules, table, played)
+    assert [len(o) for o in found] == sorted(len(o) for o in found)
+
+
+def test_capture_options_refuses_impossible_tables() -> None:
+    with pytest.raises(ValueError):
+        capture_options(SCOPA, cards("2D 2D"), card("4C"))
+    with pytest.raises(ValueError):
+        capture_options(SCOPA, cards("2D 4C"), card("4C"))
