@@ -1,0 +1,489 @@
+"""The ``scopa`` command: presets, a first deal, recorded matches and their replays.
+
+    scopa presets
+    scopa deal --preset escoba --players 4 --seed 3 --deck-look spanish
+    scopa record --preset scopa --seed 5 -o match.json
+    scopa replay match.json --deck-look italian
+
+An adapter over the library: it parses arguments, reads and writes JSON and
+prints with rich; every rule lives in the core. Bad input prints one line to
+stderr and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import random
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from . import __version__
+from .cards import RE_BELLO, SETTEBELLO
+from .game import Game
+from .looks import LOOKS, card_label, cards_label
+from .rules import PRESETS, Rules, preset_names
+from .scoring import RoundScore
+from .view import Play
+
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """Bad input from the command line or a file: shown as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one line and do not exit the process."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+# -- rule overrides -------------------------------------------------------------------
+
+_RULE_FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+def _parse_int(name: str, text: str) -> int:
+    try:
+        return int(text, 10)
+    except ValueError:
+        raise UsageError(f"--rule {name}: expected a whole number, got {text!r}") from None
+
+
+def parse_rule_value(name: str, text: str) -> Any:
+    """Read the value of rule ``name`` from its command-line text, by the field's type.
+
+    >>> parse_rule_value("target", "21"), parse_rule_value("napola", "true")
+    (21, True)
+    >>> parse_rule_value("dealer_bonus", "15:1,20:2"), parse_rule_value("teams", "auto")
+    (((15, 1), (20, 2)), None)
+    """
+    field = _RULE_FIELDS.get(name)
+    if field is None:
+        raise UsageError(f"unknown rule {name!r}; the rules are: {', '.join(sorted(_RULE_FIELDS))}")
+    text = text.strip()
+    default = field.default
+    if isinstance(default, bool):
+        lowered = text.lower()
+        if lowered in _TRUE:
+            return True
+        if lowered in _FALSE:
+            return False
+        raise UsageError(f"--rule {name}: expected true or false, got {text!r}")
+    if name == "teams":
+        return None if text.lower() in ("auto", "none", "") else _parse_int(name, text)
+    if isinstance(default, int):
+        return _parse_int(name, text)
+    if name == "dealer_bonus":
+        if text.lower() in ("", "none", "-"):
+            return ()
+        pairs = []
+        for part in text.split(","):
+            total, sep, sweeps = part.partition(":")
+            if not sep:
+                raise UsageError(
+                    f"--rule dealer_bonus: expected total:sweeps pairs such as 15:1,20:2, "
+                    f"got {text!r}"
+                )
+            pairs.append((_parse_int(name, total.strip()), _parse_int(name, sweeps.strip())))
+        return tuple(pairs)
+    return text
+
+
+def rule_text(name: str, value: Any) -> str:
+    """A rule value written the way ``--rule`` reads it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if name == "teams" and value is None:
+        return "auto"
+    if name == "dealer_bonus":
+        return ",".join(f"{total}:{sweeps}" for total, sweeps in value) or "none"
+    return str(value)
+
+
+def build_rules(args: argparse.Namespace) -> Rules:
+    """The preset named on the command line with ``--players``, ``--teams`` and ``--rule``."""
+    overrides: dict[str, Any] = {}
+    if args.players is not None:
+        overrides["players"] = args.players
+    if args.teams is not None:
+        overrides["teams"] = args.teams
+    for item in args.rule:
+        name, sep, text = item.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise UsageError(f"--rule expects field=value, such as target=21; got {item!r}")
+        if name in overrides:
+            raise UsageError(f"rule {name!r} is given more than once")
+        overrides[name] = parse_rule_value(name, text)
+    if args.preset not in PRESETS:
+        raise UsageError(f"unknown preset {args.preset!r}; the presets are: {', '.join(PRESETS)}")
+    try:
+        return Rules.preset(args.preset, **overrides)
+    except ValueError as error:
+        raise UsageError(f"bad rules: {error}") from None
+
+
+# -- showing things --------------------------------------------------------------------
+
+
+def _console(stderr: bool = False) -> Console:
+    # Made per call, so that output goes to whatever sys.stdout is at that moment. A pipe or a
+    # file has no width of its own: give it room for the widest table rather than rich's 80.
+    console = Console(stderr=stderr, highlight=False)
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        console.width = 120
+    return console
+
+
+def side_name(rules: Rules, side: int) -> str:
+    """``Seat 1`` when players play alone, ``Side 0 (seats 0, 2)`` for teams."""
+    seats = [seat for seat in range(rules.players) if rules.side_of(seat) == side]
+    if len(seats) == 1:
+        return f"Seat {seats[0]}"
+    return f"Side {side} (seats {', '.join(str(s) for s in seats)})"
+
+
+def rules_summary(rules: Rules) -> str:
+    sides = f", {rules.sides} sides" if rules.sides != rules.players else ""
+    return (
+        f"{rules.name}: {rules.players} players{sides}, capture {rules.capture}, "
+        f"target {rules.target}"
+    )
+
+
+def cmd_presets(args: argparse.Namespace) -> int:
+    console = _console()
+    table = Table(title="Rule presets (scopa and escoba are the defaults)", box=box.SIMPLE_HEAD)
+    table.add_column("rule", style="bold", no_wrap=True)
+    names = preset_names()
+    for name in names:
+        # Long names break at their hyphen, so the table fits 80 columns.
+        table.add_column(name.replace("-", "-\n"), overflow="fold")
+    for field in dataclasses.fields(Rules):
+        if field.name in ("name", "description"):
+            continue
+        table.add_row(
+            field.name, *(rule_text(field.name, getattr(PRESETS[n], field.name)) for n in names)
+        )
+    console.print(table)
+    for name in names:
+        console.print(f"[bold]{name}[/bold]: {PRESETS[name].description}", soft_wrap=True)
+    console.print(
+        "Override any rule with --rule field=value, such as --rule target=21 --rule napola=true.",
+        soft_wrap=True,
+    )
+    return 0
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    rules = build_rules(args)
+    game = _new_game(rules, args.seed)
+    look = args.deck_look
+    console = _console()
+    console.print(f"[bold]{rules_summary(rules)}[/bold], seed {game.seed}", soft_wrap=True)
+    hands = Table(title="First deal", box=box.SIMPLE_HEAD)
+    hands.add_column("seat")
+    hands.add_column("side")
+    hands.add_column("role")
+    hands.add_column("hand")
+    for seat in range(rules.players):
+        role = []
+        if seat == game.dealer:
+            role.append("dealer")
+        if seat == game.leader:
+            role.append("leads")
+        hands.add_row(
+            str(seat),
+            str(rules.side_of(seat)),
+            ", ".join(role),
+            cards_label(game.hand(seat), look),
+        )
+    console.print(hands)
+    view = game.view(None)
+    console.print(f"Table: {cards_label(game.table, look)}", soft_wrap=True)
+    console.print(
+        f"Dealer: seat {game.dealer}   Leader: seat {game.leader}   Stock: {game.stock_size} cards",
+        soft_wrap=True,
+    )
+    if view.dealer_bonus:
+        side = rules.side_of(game.dealer)
+        console.print(
+            f"Dealer bonus: {side_name(rules, side)} takes {cards_label(view.dealer_bonus, look)} "
+            f"and scores {game.sweeps[side]} sweep(s)",
+            soft_wrap=True,
+        )
+    if rules.sides != rules.players:
+        teams = "; ".join(side_name(rules, side) for side in range(rules.sides))
+        console.print(f"Teams: {teams}", soft_wrap=True)
+    return 0
+
+
+def _new_game(rules: Rules, seed: int | None) -> Game:
+    try:
+        return Game.new(rules, seed=seed)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    rules = build_rules(args)
+    game = _new_game(rules, args.seed)
+    choose = random.Random(game.seed).choice
+    while not game.is_over:
+        game.play(choose(game.legal_moves()))
+    text = json.dumps(game.record(), indent=1) + "\n"
+    winner = game.winner
+    assert winner is not None
+    summary = (
+        f"{rules_summary(rules)}, seed {game.seed}: {len(game.round_scores)} rounds, "
+        f"{len(game.moves)} moves, {side_name(rules, winner)} wins "
+        f"{'-'.join(str(s) for s in game.scores)}"
+    )
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+        _console(stderr=True).print(summary, soft_wrap=True)
+    else:
+        try:
+            with open(args.output, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as error:
+            raise UsageError(f"cannot write {args.output}: {error.strerror or error}") from None
+        _console().print(f"Wrote {args.output}: {summary}", soft_wrap=True)
+    return 0
+
+
+def read_record(path: str) -> dict[str, Any]:
+    """The JSON record in ``path`` (``-``: standard input)."""
+    where = "standard input" if path == "-" else path
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as error:
+        raise UsageError(f"cannot read {where}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"cannot read {where}: it is not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UsageError(
+            f"{where} is not JSON: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from None
+    except RecursionError:
+        raise UsageError(f"{where} is not a match record: its JSON is nested too deeply") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"{where} is not a match record: expected a JSON object")
+    return data
+
+
+def replay_record(data: dict[str, Any], where: str) -> Game:
+    """Replay a record, turning any complaint about it into a :class:`UsageError`."""
+    try:
+        game = Game.replay(data)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:
+        message = str(error) or type(error).__name__
+        message = message.removeprefix("record: ")
+        raise UsageError(f"bad record in {where}: {message}") from None
+    for key, actual in (("scores", game.scores), ("winner", game.winner)):
+        if key in data and data[key] != actual:
+            raise UsageError(
+                f"bad record in {where}: it says {key} {data[key]!r} but its moves give {actual!r}"
+            )
+    return game
+
+
+def _breakdown(
+    rules: Rules, scores: Sequence[RoundScore], totals: Sequence[int], look: str
+) -> Table:
+    table = Table(box=box.SIMPLE_HEAD, caption="figures, then the points they score")
+    table.add_column("", no_wrap=True)
+    for side in range(len(scores)):
+        table.add_column(side_name(rules, side), justify="right")
+
+    def row(label: str, cells: Sequence[str]) -> None:
+        table.add_row(label, *cells)
+
+    def points(value: int) -> str:
+        return f"[bold]+{value}[/bold]" if value else "[dim]·[/dim]"
+
+    row("cards", [f"{s.card_count}  {points(s.cards)}" for s in scores])
+    row("coins", [f"{s.coin_count}  {points(s.coins)}" for s in scores])
+    row(f"settebello {card_label(SETTEBELLO, look)}", [points(s.settebello) for s in scores])
+    if rules.sevens:
+        row("sevens", [f"{s.seven_count}  {points(s.sevens)}" for s in scores])
+    else:
+        row(
+            f"primiera ({rules.primiera})",
+            [
+                f"{s.primiera_total} in {s.primiera_suits} suits  {points(s.primiera)}"
+                for s in scores
+            ],
+        )
+        row("  best cards", [cards_label(s.primiera_cards, look, " ") for s in scores])
+    row("sweeps", [points(s.sweeps) for s in scores])
+    if rules.re_bello:
+        row(f"re bello {card_label(RE_BELLO, look)}", [points(s.re_bello) for s in scores])
+    if rules.napola:
+        row("napola", [f"run of {s.napola_length}  {points(s.napola)}" for s in scores])
+    table.add_section()
+    row("round total", [str(s.total) for s in scores])
+    row("match total", [str(t) for t in totals])
+    return table
+
+
+def _plays_by_round(game: Game) -> list[list[Play]]:
+    """Each round's plays, found by playing the game's moves again on a fresh game."""
+    rounds: list[list[Play]] = [[] for _ in range(game.round_number + 1)]
+    deck = game.record()["deck"]
+    again = Game.new(game.rules, seed=game.seed, deck=deck)
+    for move in game.moves:
+        number = again.round_number
+        again.play(move)
+        assert again.last_move is not None
+        rounds[number].append(again.last_move)
+    return rounds
+
+
+def _play_text(play: Play, look: str) -> str:
+    move = play.move
+    text = f"seat {play.seat}: {card_label(move.card, look)}"
+    if move.is_capture:
+        text += " takes " + cards_label(sorted(move.captured), look, " + ")
+    return text + ("  (sweep)" if play.sweep else "")
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    data = read_record(args.file)
+    where = "standard input" if args.file == "-" else args.file
+    game = replay_record(data, where)
+    rules = game.rules
+    look = args.deck_look
+    console = _console()
+    console.print(
+        f"[bold]{rules_summary(rules)}[/bold], seed {game.seed}, {len(game.moves)} moves",
+        soft_wrap=True,
+    )
+    plays = _plays_by_round(game) if args.moves else []
+    totals = [0] * rules.sides
+    for number, scores in enumerate(game.round_scores):
+        for side, score in enumerate(scores):
+            totals[side] += score.total
+        console.print()
+        console.print(f"[bold]Round {number + 1}[/bold]")
+        if args.moves:
+            for play in plays[number]:
+                console.print(f"  {_play_text(play, look)}", soft_wrap=True)
+        console.print(_breakdown(rules, scores, totals, look))
+    console.print()
+    if game.winner is not None:
+        console.print(
+            f"[bold]Winner: {side_name(rules, game.winner)}[/bold], "
+            f"{'-'.join(str(s) for s in game.scores)}",
+            soft_wrap=True,
+        )
+    else:
+        console.print(
+            f"The match is not over: round {game.round_number + 1} is being played, "
+            f"scores {'-'.join(str(s) for s in game.scores)}",
+            soft_wrap=True,
+        )
+    return 0
+
+
+# -- the parser ------------------------------------------------------------------------
+
+
+def _add_rule_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--preset", default="scopa", help=f"rule preset: {', '.join(PRESETS)} (default scopa)"
+    )
+    parser.add_argument("--players", type=int, help="2, 3, 4 or 6 (default: the preset's)")
+    parser.add_argument("--teams", type=int, help="number of sides: 3 lets 6 players play in pairs")
+    parser.add_argument("--seed", type=int, help="seed of every shuffle (default: random)")
+    parser.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="override one rule, such as target=21 or napola=true (repeatable; "
+        "'scopa presets' lists the rules)",
+    )
+
+
+def _add_look_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--deck-look",
+        default="french",
+        choices=LOOKS,
+        help="how cards are printed (default french)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="scopa", description="Scopa and Escoba: rules presets, deals and matches."
+    )
+    parser.add_argument("--version", action="version", version=f"scopa {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    presets = commands.add_parser("presets", help="list the rule presets and all their fields")
+    presets.set_defaults(run=cmd_presets)
+
+    deal = commands.add_parser("deal", help="show the first deal of a match")
+    _add_rule_options(deal)
+    _add_look_option(deal)
+    deal.set_defaults(run=cmd_deal)
+
+    record = commands.add_parser(
+        "record", help="play a match with seeded random legal moves and write its record JSON"
+    )
+    _add_rule_options(record)
+    record.add_argument("-o", "--output", help="file to write (default: standard output)")
+    record.set_defaults(run=cmd_record)
+
+    replay = commands.add_parser("replay", help="replay a record and show each round's scoring")
+    replay.add_argument("file", help="record JSON file ('-' reads standard input)")
+    replay.add_argument("--moves", action="store_true", help="also list every move")
+    _add_look_option(replay)
+    replay.set_defaults(run=cmd_replay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status (0, or 2 for bad input)."""
+    parser = build_parser()
+    try:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as done:  # --help and --version
+            return done.code if isinstance(done.code, int) else 0
+        status: int = args.run(args)
+        return status
+    except UsageError as error:
+        print(f"scopa: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``scopa replay match.json | head``): stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
