@@ -17,7 +17,18 @@ if ! cmp -s pyproject.toml "$stamp"; then
     cp pyproject.toml "$stamp"
 fi
 
-"$venv/bin/ruff" check src tests
-"$venv/bin/mypy" --strict src/scopa
-# No "|| true" anywhere: any failure, and pytest's status 5 (no tests collected), fails the run.
-"$venv/bin/pytest" tests src/scopa README.md --doctest-modules "$@"
+# Run all three checks so one report shows every failure; exit with the first failing status.
+# Nothing is masked: pytest's status 5 (no tests collected) fails the run like any other.
+status=0
+check() {
+    local rc=0
+    "$@" || rc=$?
+    if ((rc != 0)); then
+        echo "scripts/test.sh: failed with status $rc: $*" >&2
+        ((status != 0)) || status=$rc
+    fi
+}
+check "$venv/bin/ruff" check src tests
+check "$venv/bin/mypy" --strict src/scopa
+check "$venv/bin/pytest" tests src/scopa README.md --doctest-modules "$@"
+exit "$status"
