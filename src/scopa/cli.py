@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.table import Table
 
 from . import __version__
-from .cards import RE_BELLO, SETTEBELLO
+from .cards import RE_BELLO, SETTEBELLO, Card
 from .game import Game
 from .looks import LOOKS, card_label, cards_label
 from .rules import PRESETS, Rules, preset_names
@@ -208,7 +208,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
             str(seat),
             str(rules.side_of(seat)),
             ", ".join(role),
-            cards_label(game.hand(seat), look),
+            _hand_text(game.hand(seat), look),
         )
     console.print(hands)
     view = game.view(None)
@@ -228,6 +228,12 @@ def cmd_deal(args: argparse.Namespace) -> int:
         teams = "; ".join(side_name(rules, side) for side in range(rules.sides))
         console.print(f"Teams: {teams}", soft_wrap=True)
     return 0
+
+
+def _hand_text(hand: Sequence[Card], look: str, per_line: int = 5) -> str:
+    """A hand's labels, five to a line, so that a long hand never breaks inside a label."""
+    lines = [hand[start : start + per_line] for start in range(0, len(hand), per_line)]
+    return "\n".join(cards_label(line, look) for line in lines) or "-"
 
 
 def _new_game(rules: Rules, seed: int | None) -> Game:
