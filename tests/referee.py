@@ -39,6 +39,108 @@ def splits_into_fifteens(table: list[Card], groups: int) -> bool:
     return False
 
 
+def subsets_summing(table: list[Card], target: int) -> list[frozenset[Card]]:
+    """Every non-empty set of ``table`` cards whose values add up to ``target``."""
+    found: list[frozenset[Card]] = []
+
+    def walk(start: int, chosen: list[Card], total: int) -> None:
+        if total == target and chosen:
+            found.append(frozenset(chosen))
+            return
+        for i in range(start, len(table)):
+            value = table[i].value
+            if total + value <= target:
+                walk(i + 1, [*chosen, table[i]], total + value)
+
+    walk(0, [], 0)
+    return found
+
+
+def expected_captures(rules: Rules, table: list[Card], played: Card) -> set[frozenset[Card]]:
+    """The captures RULES.md "A turn" allows for ``played`` onto ``table``."""
+    if not table:
+        return set()
+    if rules.ace_takes_all and played.rank == "A":
+        return {frozenset(table)}
+    if rules.capture == "sum":
+        equal = [c for c in table if c.value == played.value]
+        if equal:
+            found = {frozenset([c]) for c in equal}
+        else:
+            found = set(subsets_summing(table, played.value))
+    else:
+        found = set(subsets_summing(table, 15 - played.value))
+    if rules.fewest_cards and found:
+        fewest = min(len(s) for s in found)
+        found = {s for s in found if len(s) == fewest}
+    return found
+
+
+def expected_legal(rules: Rules, hand: list[Card], table: list[Card]) -> set[Move]:
+    """The moves RULES.md allows, obligation to capture included."""
+    captures = set()
+    trails = set()
+    for played in hand:
+        options = expected_captures(rules, table, played)
+        captures |= {Move(played, option) for option in options}
+        if rules.must_capture == "none" or not options:
+            trails.add(Move.trail(played))
+    if rules.must_capture == "hand" and captures:
+        return captures
+    return captures | trails
+
+
+def best(figures: list[object]) -> int | None:
+    """The one side with the highest figure; nobody on a tie for the best."""
+    top = max(figures)  # type: ignore[type-var]
+    return figures.index(top) if figures.count(top) == 1 else None
+
+
+NAPOLA_RUN = ["AD", "2D", "3D", "4D", "5D", "6D", "7D", "JD", "QD", "KD"]
+
+
+def rescore(rules: Rules, piles: list[set[Card]], sweeps: list[int]) -> list[dict[str, int]]:
+    """Each side's points for a round, straight from RULES.md "Scoring a round"."""
+    sides = range(len(piles))
+    cards_side = best([len(p) for p in piles])
+    coins_side = best([sum(c.suit == "D" for c in p) for p in piles])
+    primiera_side = sevens_side = None
+    if rules.sevens:
+        sevens_side = best([sum(c.rank == "7" for c in p) for p in piles])
+    else:
+        figures = []
+        for pile in piles:
+            by_suit = {}
+            for c in pile:
+                by_suit[c.suit] = max(by_suit.get(c.suit, 0), c.primiera)
+            figures.append((len(by_suit), sum(by_suit.values())))
+        if rules.primiera == "suits-first":
+            keyed: list[object] = figures
+            primiera_side = best(keyed) if max(figures)[0] else None
+        else:
+            complete = [total if suits == 4 else 0 for suits, total in figures]
+            primiera_side = best(list(complete)) if max(complete) else None
+    result = []
+    for side in sides:
+        codes = {str(c) for c in piles[side]}
+        run = 0
+        while run < 10 and NAPOLA_RUN[run] in codes:
+            run += 1
+        points = {
+            "cards": int(side == cards_side),
+            "coins": int(side == coins_side),
+            "settebello": int("7D" in codes),
+            "primiera": int(side == primiera_side),
+            "sweeps": sweeps[side],
+            "re_bello": int(rules.re_bello and "KD" in codes),
+            "napola": run if rules.napola and run >= 3 else 0,
+            "sevens": int(side == sevens_side),
+        }
+        points["total"] = sum(points.values())
+        result.append(points)
+    return result
+
+
 class Referee:
     """Watches one game from its first deal; call :meth:`play` instead of ``game.play``."""
 
@@ -109,7 +211,10 @@ class Referee:
         side = seat % self.sides
         assert game.side_of(seat) == side
         table_before = set(game.table)
-        assert move in game.legal_moves()
+        legal = game.legal_moves()
+        assert len(set(legal)) == len(legal)
+        assert set(legal) == expected_legal(rules, game.hand(seat), game.table)
+        assert move in legal
         assert move.card in game.hand(seat)
         hand_sizes = [len(h) for h in game.hands]
         last_of_deal = sum(hand_sizes) == 1
@@ -176,6 +281,10 @@ class Referee:
         expected = score_round(rules, [sorted(p) for p in self.piles], self.sweeps)
         got = game.round_scores[-1]
         assert got == expected
+        points = rescore(rules, self.piles, self.sweeps)
+        for side in range(self.sides):
+            for name, value in points[side].items():
+                assert getattr(got[side], name) == value, (side, name)
         for side in range(self.sides):
             assert got[side].card_count == len(self.piles[side])
             assert got[side].sweep_count == self.sweeps[side]
