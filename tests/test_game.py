@@ -695,3 +695,24 @@ def test_match_ends_as_soon_as_a_side_leads_at_the_target() -> None:
         else:
             assert not game.is_over
             assert game.round_number == 1
+
+
+OPTION_VARIANTS = [
+    Rules.preset("scopa", napola=True, re_bello=True),
+    Rules.preset("scopa", fewest_cards=True, players=3),
+    Rules.preset("scopa", last_play_sweep=True, players=4),
+    Rules.preset("scopa", must_capture="none", primiera="all-suits"),
+    Rules.preset("escoba", sevens=True),
+    Rules.preset("escoba", fewest_cards=True, players=6, teams=3),
+    Rules.preset("escoba-classic", napola=True, re_bello=True, players=4),
+    Rules.preset("scopa-assi", must_capture="hand", players=6),
+    Rules.preset("scopone", target=21, napola=True),
+]
+
+
+@pytest.mark.parametrize("rules", OPTION_VARIANTS, ids=lambda r: f"{r.name}-{r.players}p")
+def test_matches_with_house_options_play_to_the_end(rules: Rules) -> None:
+    for seed in range(3):
+        game = Game.new(rules, seed=seed)
+        referee_match(game, random.Random(seed))
+        assert game.is_over

@@ -1,0 +1,114 @@
+"""Recorded matches replay to the same breakdowns, totals and winner (tests/data).
+
+The data was made once by seeded random play, checked move by move by tests/referee.py
+(which reads the rules independently of the engine) and by hand for several rounds.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scopa import Game, Rules
+
+from .referee import Referee
+
+DATA = json.loads((Path(__file__).parent / "data" / "recorded_games.json").read_text())
+GAMES: list[dict[str, Any]] = DATA["games"]
+
+
+def test_the_data_covers_every_preset_and_player_count() -> None:
+    assert len(GAMES) >= 30
+    seen = {(g["record"]["rules"]["name"], g["record"]["rules"]["players"]) for g in GAMES}
+    for name in ["scopa", "escoba", "scopa-classic", "escoba-classic", "scopa-assi"]:
+        for players in (2, 3, 4, 6):
+            assert (name, players) in seen
+    assert ("scopone", 4) in seen and ("scopone-scientifico", 4) in seen
+    assert any(g["record"]["rules"]["teams"] == 3 for g in GAMES)
+    assert any(g["record"]["deck"] is not None for g in GAMES)
+
+
+@pytest.mark.parametrize("recorded", GAMES, ids=[g["name"] for g in GAMES])
+def test_recorded_game_replays_to_the_same_scores(recorded: dict[str, Any]) -> None:
+    record = recorded["record"]
+    game = Game.replay(record)
+    assert game.is_over
+    assert game.record() == record
+    assert [[s.to_dict() for s in sides] for sides in game.round_scores] == recorded["rounds"]
+    assert game.scores == recorded["scores"] == record["scores"]
+    assert game.winner == recorded["winner"] == record["winner"]
+    totals = [sum(r[side]["total"] for r in recorded["rounds"]) for side in range(len(game.scores))]
+    assert totals == recorded["scores"]
+
+
+@pytest.mark.parametrize("recorded", GAMES[::4], ids=[g["name"] for g in GAMES[::4]])
+def test_recorded_game_under_the_referee(recorded: dict[str, Any]) -> None:
+    record = recorded["record"]
+    rules = Rules.from_dict(record["rules"])
+    game = Game.new(rules, seed=record["seed"], deck=record["deck"])
+    referee = Referee(game)
+    for code in record["moves"]:
+        move = next(m for m in game.legal_moves() if str(m) == code)
+        referee.play(move)
+    assert referee.rounds_checked == len(recorded["rounds"])
+    assert game.scores == recorded["scores"]
+
+
+# -- bad records -----------------------------------------------------------------------
+
+
+def a_record() -> dict[str, Any]:
+    return copy.deepcopy(GAMES[0]["record"])
+
+
+def test_replay_refuses_a_tampered_move() -> None:
+    record = a_record()
+    game = Game.replay(record)
+    # replace the 5th move by one the rules do not allow there
+    probe = Game.replay({**record, "moves": record["moves"][:4], "decks": None})
+    hand = probe.hand(probe.to_move)
+    legal = {str(m) for m in probe.legal_moves()}
+    other = next(str(c) for c in game.table + [c for p in game.piles for c in p] if c not in hand)
+    assert other not in legal
+    record["moves"][4] = other
+    with pytest.raises(ValueError, match=r"move 5 \("):
+        Game.replay(record)
+
+
+def test_replay_refuses_tampered_decks() -> None:
+    record = a_record()
+    record["decks"][0] = list(reversed(record["decks"][0]))
+    with pytest.raises(ValueError):
+        Game.replay(record)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"format": 99},
+        {"rules": "scopa"},
+        {"rules": {"players": 5}},
+        {"moves": "5D"},
+        {"seed": -3},
+    ],
+)
+def test_replay_refuses_malformed_records(change: dict[str, Any]) -> None:
+    with pytest.raises(ValueError):
+        Game.replay({**a_record(), **change})
+
+
+def test_replay_refuses_non_records() -> None:
+    with pytest.raises(ValueError):
+        Game.replay([])  # type: ignore[arg-type]
+
+
+def test_a_partial_record_replays_to_the_middle_of_the_match() -> None:
+    record = a_record()
+    cut = {**record, "moves": record["moves"][:50], "decks": None}
+    game = Game.replay(cut)
+    assert len(game.moves) == 50
+    assert not game.is_over
