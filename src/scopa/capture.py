@@ -1,25 +1,30 @@
 """Which captures a card may make, and which moves a hand may play: the turn's rules.
 
 This is the hot path of every search and playout, so it works on masks and
-remembers, for each table it has seen, the subsets of the table grouped by the
-sum of their values: every card and every hand played onto the same table is
-then answered by a lookup instead of a new enumeration.
+remembers its answers: the moves of a card onto a table are computed once per
+(table, card) and then looked up, and the subsets of a table grouped by value
+are shared by every card played onto it. Both memos are keyed by everything
+the answer depends on, so they never go stale; they are cleared when large.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Final
 
-from .cards import CAPTURE_VALUES, VALUE_MASKS, Card, mask_of
+from .cards import ALL_CARDS_MASK, CAPTURE_VALUES, VALUE_MASKS, Card, ids_of, mask_of
 from .moves import Move, move_of
 from .rules import Rules
 
 _MAX_USEFUL_SUM: Final = 14
 """No capture ever needs table cards worth more than 14 (escoba: 15 minus an Ace)."""
 
-_CACHE_LIMIT: Final = 1 << 18
+_MEMO_LIMIT: Final = 1 << 19
 _SUMS: dict[int, dict[int, tuple[int, ...]]] = {}
+_VALUES: Final = tuple(CAPTURE_VALUES[i % 10] for i in range(40))
+_TRAILS: Final = tuple(move_of(i, 0) for i in range(40))
+_BELOW: Final = tuple(sum(VALUE_MASKS[w] for w in range(1, min(v, 11))) for v in range(16))
+"""``_BELOW[v]``: every card worth less than ``v``."""
 
 
 def _sums_of(table: int) -> dict[int, tuple[int, ...]]:
@@ -32,63 +37,140 @@ def _sums_of(table: int) -> dict[int, tuple[int, ...]]:
     while rest:
         bit = rest & -rest
         rest ^= bit
-        value = CAPTURE_VALUES[(bit.bit_length() - 1) % 10]
+        value = _VALUES[bit.bit_length() - 1]
         subsets += [(m | bit, s + value) for m, s in subsets if s + value <= _MAX_USEFUL_SUM]
     grouped: dict[int, list[int]] = {}
     for mask, total in subsets[1:]:
         grouped.setdefault(total, []).append(mask)
     sums = {total: tuple(masks) for total, masks in grouped.items()}
-    if len(_SUMS) >= _CACHE_LIMIT:
+    if len(_SUMS) >= _MEMO_LIMIT:
         _SUMS.clear()
     _SUMS[table] = sums
     return sums
+
+
+def _singles(mask: int) -> tuple[int, ...]:
+    singles = []
+    while mask:
+        bit = mask & -mask
+        singles.append(bit)
+        mask ^= bit
+    return tuple(singles)
 
 
 def capture_masks(rules: Rules, table: int, card_id: int) -> tuple[int, ...]:
     """Every legal capture (as a mask) for playing card ``card_id`` onto ``table``."""
     if not table:
         return ()
-    rank_index = card_id % 10
-    if rules.ace_takes_all and rank_index == 0:
+    if rules.ace_takes_all and card_id % 10 == 0:
         return (table,)
-    value = CAPTURE_VALUES[rank_index]
+    value = _VALUES[card_id]
     if rules.capture == "sum":
         equal = table & VALUE_MASKS[value]
         if equal:
             # Equal-card priority: a table card of the same value must be taken alone.
-            singles = []
-            while equal:
-                bit = equal & -equal
-                singles.append(bit)
-                equal ^= bit
-            return tuple(singles)
-        options = _sums_of(table).get(value, ())
+            return _singles(equal)
+        small = table & _BELOW[value]
+        if not small & (small - 1):
+            return ()  # one smaller card alone cannot make the value
+        options = _sums_of(small).get(value, ())
     else:
-        options = _sums_of(table).get(15 - value, ())
+        target = 15 - value
+        options = _sums_of(table & _BELOW[target + 1]).get(target, ())
     if rules.fewest_cards and len(options) > 1:
         fewest = min(mask.bit_count() for mask in options)
         options = tuple(mask for mask in options if mask.bit_count() == fewest)
     return options
 
 
+_HandCard = tuple[Callable[[int], "tuple[Move, ...] | None"], int, int, Move, int]
+"""A card of a hand as the generator uses it: memo lookup, reach masks, trail, id."""
+
+LegalMoves = Callable[[int, int], list[Move]]
+"""``legal(hand, table) -> moves``: the move generator of one rule set."""
+
+_GENERATORS: dict[tuple[object, ...], LegalMoves] = {}
+
+
+def move_generator(rules: Rules) -> LegalMoves:
+    """The move generator for ``rules``: one per distinct capture rule, memo included."""
+    key = (rules.capture, rules.must_capture, rules.fewest_cards, rules.ace_takes_all)
+    generator = _GENERATORS.get(key)
+    if generator is None:
+        generator = _GENERATORS[key] = _make_generator(rules)
+    return generator
+
+
+def _memo_reach(rules: Rules, card_id: int) -> tuple[int, int]:
+    """Two masks that pick out the table cards deciding what ``card_id`` captures.
+
+    The memo key is ``table & first or table & second``: in scopa, cards of equal
+    value when there are any (they alone decide), else the smaller cards; in
+    escoba, the cards small enough to make 15 with it; with asso piglia tutto,
+    the whole table for an Ace. Tables that differ elsewhere share one entry.
+    """
+    if rules.ace_takes_all and card_id % 10 == 0:
+        return ALL_CARDS_MASK, 0
+    value = _VALUES[card_id]
+    if rules.capture == "sum":
+        return VALUE_MASKS[value], _BELOW[value]
+    return 0, _BELOW[16 - value]
+
+
+def _make_generator(rules: Rules) -> LegalMoves:
+    # One memo per card, keyed by the part of the table that decides its captures
+    # (see _memo_reach). Hands are turned into their cards once per distinct hand,
+    # each card with its memo and reach at hand.
+    memos: list[dict[int, tuple[Move, ...]]] = [{} for _ in range(40)]
+    reach = tuple(_memo_reach(rules, card_id) for card_id in range(40))
+    hands: dict[int, tuple[_HandCard, ...]] = {}
+    free_trails = rules.must_capture == "none"
+    trail_only_without_capture = rules.must_capture == "hand"
+
+    def card_moves(seen: int, card_id: int) -> tuple[Move, ...]:
+        memo = memos[card_id]
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        moves = memo[seen] = tuple(
+            [move_of(card_id, mask) for mask in capture_masks(rules, seen, card_id)]
+        )
+        return moves
+
+    def cards_of_hand(hand: int) -> tuple[_HandCard, ...]:
+        if len(hands) >= _MEMO_LIMIT:
+            hands.clear()
+        cards = hands[hand] = tuple(
+            (memos[i].get, reach[i][0], reach[i][1], _TRAILS[i], i) for i in ids_of(hand)
+        )
+        return cards
+
+    def legal(hand: int, table: int) -> list[Move]:
+        captures: list[Move] = []
+        trailed: list[Move] = []
+        cards = hands.get(hand)
+        if cards is None:
+            cards = cards_of_hand(hand)
+        for lookup, first, second, trail, card_id in cards:
+            seen = table & first or table & second
+            moves = lookup(seen)
+            if moves is None:
+                moves = card_moves(seen, card_id)
+            if moves:
+                captures += moves
+                if free_trails:
+                    trailed.append(trail)
+            else:
+                trailed.append(trail)
+        if trail_only_without_capture:
+            return captures or trailed
+        return captures + trailed
+
+    return legal
+
+
 def legal_moves_of(rules: Rules, hand: int, table: int) -> list[Move]:
     """The moves a player holding ``hand`` may make onto ``table`` (both masks)."""
-    captures: list[Move] = []
-    trails: list[Move] = []
-    free_trails = rules.must_capture == "none"
-    rest = hand
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card_id = bit.bit_length() - 1
-        options = capture_masks(rules, table, card_id)
-        for mask in options:
-            captures.append(move_of(card_id, mask))
-        if free_trails or not options:
-            trails.append(move_of(card_id, 0))
-    if rules.must_capture == "hand" and captures:
-        return captures
-    return captures + trails
+    return move_generator(rules)(hand, table)
 
 
 def is_sweep(rules: Rules, move: Move, table: int) -> bool:
@@ -107,7 +189,7 @@ def capture_options(rules: Rules, table: Iterable[Card], card: Card) -> list[fro
     >>> table = [Card.parse(code) for code in ("AD", "2H", "3S", "4C", "6D")]
     >>> options = capture_options(Rules.preset("scopa"), table, Card.parse("7C"))
     >>> [" ".join(str(c) for c in sorted(option)) for option in options]
-    ['3S 4C', 'AD 6D', 'AD 2H 4C']
+    ['AD 6D', '3S 4C', 'AD 2H 4C']
     """
     cards = list(table)
     table_mask = mask_of(cards)
@@ -115,6 +197,7 @@ def capture_options(rules: Rules, table: Iterable[Card], card: Card) -> list[fro
         raise ValueError("the table holds the same card twice")
     if table_mask & card.bit:
         raise ValueError(f"{card} is on the table already")
-    options = [move_of(card.id, mask).captured for mask in capture_masks(rules, table_mask, card.id)]
+    masks = capture_masks(rules, table_mask, card.id)
+    options = [move_of(card.id, mask).captured for mask in masks]
     options.sort(key=lambda option: (len(option), sorted(option)))
     return options

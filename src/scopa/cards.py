@@ -56,7 +56,7 @@ class Card:
     """Primiera value (7=21, 6=18, A=16, 5=15, 4=14, 3=13, 2=12, figures 10)."""
 
     def __new__(cls, rank: str, suit: str) -> Card:
-        """Return the interned card of ``rank`` (``"A"``..``"K"``) and ``suit`` (``"D"``..``"C"``)."""
+        """The interned card of ``rank`` (``"A"``..``"K"``) and ``suit`` (``"D"``..``"C"``)."""
         rank_u, suit_u = rank.upper(), suit.upper()
         if rank_u not in RANKS:
             raise ValueError(f"unknown rank {rank!r}: expected one of {' '.join(RANKS)}")

@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from .capture import capture_masks, is_sweep, legal_moves_of
+from .capture import capture_masks, is_sweep, move_generator
 from .cards import CARDS, VALUE_MASKS, Card, cards_of, value_of
 from .errors import IllegalMoveError, InvalidMoveError
 from .moves import Move
@@ -53,7 +53,14 @@ def _bonus_sweeps(rules: Rules, table: int) -> int:
     return 0
 
 
+def _deck_codes(deck: Iterable[int]) -> list[str]:
+    """Card codes of a deck kept as card bits."""
+    return [str(CARDS[bit.bit_length() - 1]) for bit in deck]
+
+
 def _read_deck(deck: Iterable[Card | str | int]) -> list[int]:
+    if isinstance(deck, str | bytes) or not isinstance(deck, Iterable):
+        raise ValueError(f"deck must be a list of the 40 cards, top first; got {deck!r}")
     ids = []
     for item in deck:
         if isinstance(item, Card):
@@ -84,20 +91,20 @@ class Game:
     """
 
     __slots__ = (
+        "_bonus",
         "_decks",
         "_first_deck",
+        "_gen",
         "_hands",
+        "_history",
         "_last_capturer",
-        "_last_move",
         "_legal",
-        "_moves",
         "_n",
         "_piles",
-        "_plays",
-        "_bonus",
         "_rng",
         "_round",
         "_round_scores",
+        "_round_start",
         "_scores",
         "_seed",
         "_sides",
@@ -123,8 +130,9 @@ class Game:
         self._sides = rules.sides
         self._scores = [0] * self._sides
         self._round_scores: list[list[RoundScore]] = []
-        self._moves: list[Move] = []
-        self._last_move: Play | None = None
+        self._gen = move_generator(rules)
+        self._history: list[tuple[int, Move, bool]] = []
+        """Every play of the match: (seat, move, whether it scored a sweep)."""
         self._winner: int | None = None
         self._round = 0
         self._start_round()
@@ -149,35 +157,34 @@ class Game:
     # -- dealing -------------------------------------------------------------------------
 
     def _next_deck(self) -> list[int]:
+        """The next deck to deal, as card bits, top first; kept for the record."""
         if self._round == 0 and not self._decks and self._first_deck is not None:
-            deck = list(self._first_deck)
+            deck = [_BITS[i] for i in self._first_deck]
         else:
-            deck = list(range(40))
-            self._rng.shuffle(deck)
+            # Sorting by random keys is a uniform shuffle, twice as fast as random.shuffle.
+            random_key = self._rng.random
+            deck = sorted(_BITS, key=lambda _: random_key())
         self._decks.append(deck)
         return deck
 
     def _start_round(self) -> None:
         rules = self.rules
-        n = self._n
-        leader = self._round % n
         self._piles = [0] * self._sides
         self._sweeps = [0] * self._sides
         self._last_capturer: int | None = None
-        self._plays: list[Play] = []
+        self._round_start = len(self._history)
         self._bonus = 0
-        self._to_move: int | None = leader
+        self._to_move: int | None = self._round % self._n
         self._legal: list[Move] | None = None
         while True:
-            self._stock = [_BITS[i] for i in self._next_deck()]
+            self._stock = self._next_deck()
             self._stock_pos = 0
-            self._hands = [0] * n
+            self._hands = [0] * self._n
             self._deal()
-            table = 0
-            for bit in self._stock[self._stock_pos : self._stock_pos + rules.table_size]:
-                table |= bit
-            self._stock_pos += rules.table_size
-            self._table = table
+            pos = self._stock_pos
+            # Distinct bits: their sum is their union.
+            table = self._table = sum(self._stock[pos : pos + rules.table_size])
+            self._stock_pos = pos + rules.table_size
             if not (rules.kings_redeal and (table & _KINGS).bit_count() >= 3):
                 break
         if rules.dealer_bonus:
@@ -199,10 +206,7 @@ class Game:
         leader = self._round % n
         hands = self._hands
         for k in range(n):
-            hand = 0
-            for bit in stock[pos : pos + size]:
-                hand |= bit
-            hands[(leader + k) % n] = hand
+            hands[(leader + k) % n] = sum(stock[pos : pos + size])
             pos += size
         self._stock_pos = pos
 
@@ -228,10 +232,7 @@ class Game:
         """Every move the seat to move may make (empty once the match is over)."""
         legal = self._legal
         if legal is None:
-            assert self._to_move is not None
-            legal = self._legal = legal_moves_of(
-                self.rules, self._hands[self._to_move], self._table
-            )
+            legal = self._legal = self._gen(self._hands[self._to_move or 0], self._table)
         return list(legal)
 
     def is_legal(self, move: Move) -> bool:
@@ -246,43 +247,38 @@ class Game:
         """
         if not isinstance(move, Move):
             if not isinstance(move, str):
-                raise InvalidMoveError(f"a move must be a Move or a code, not {type(move).__name__}")
+                kind = type(move).__name__
+                raise InvalidMoveError(f"a move must be a Move or a code, not {kind}")
             move = Move.parse(move)
         legal = self._legal
         if legal is None:
-            legal = self.legal_moves()
+            legal = self._legal = self._gen(self._hands[self._to_move or 0], self._table)
         if move not in legal or (seat is not None and seat != self._to_move):
             raise IllegalMoveError(self._why_illegal(move, seat))
-        self._apply(move)
-
-    def _apply(self, move: Move) -> None:
-        seat = self._to_move
-        assert seat is not None
-        n = self._n
-        side = seat % self._sides
-        card_bit = move.card.bit
+        # Apply it: nothing below can fail, so a move is applied whole or not at all.
+        mover = self._to_move
+        assert mover is not None  # a legal move exists, so the match is not over
+        card_bit = move.card_bit
         hands = self._hands
-        hands[seat] ^= card_bit
+        hands[mover] ^= card_bit
         captured = move.captured_mask
-        sweep = False
         table = self._table
         if captured:
+            side = mover % self._sides
             self._piles[side] |= captured | card_bit
             self._last_capturer = side
-            if captured == table and is_sweep(self.rules, move, table):
-                last_play = self._stock_pos == 40 and not any(hands)
-                if not last_play or self.rules.last_play_sweep:
-                    sweep = True
-                    self._sweeps[side] += 1
             self._table = table ^ captured
+            sweep = captured == table and is_sweep(self.rules, move, table)
+            if sweep and not self.rules.last_play_sweep and self._stock_pos == 40:
+                sweep = any(hands)  # the round's very last play scores no sweep
+            if sweep:
+                self._sweeps[side] += 1
         else:
+            sweep = False
             self._table = table | card_bit
-        play = Play(seat, move, sweep)
-        self._plays.append(play)
-        self._last_move = play
-        self._moves.append(move)
+        self._history.append((mover, move, sweep))
         self._legal = None
-        following = (seat + 1) % n
+        following = (mover + 1) % self._n
         self._to_move = following
         if not hands[following]:
             if self._stock_pos < 40:
@@ -410,11 +406,12 @@ class Game:
     @property
     def moves(self) -> list[Move]:
         """Every move of the match, in order."""
-        return list(self._moves)
+        return [move for _, move, _ in self._history]
 
     @property
     def last_move(self) -> Play | None:
-        return self._last_move
+        """The most recent play of the match (perhaps of the round before this one)."""
+        return Play(*self._history[-1]) if self._history else None
 
     def side_of(self, seat: int) -> int:
         self._check_seat(seat)
@@ -441,11 +438,11 @@ class Game:
             to_move=self._to_move,
             dealer=self.dealer,
             round_number=self._round,
-            plays=tuple(self._plays),
+            plays=tuple(Play(*play) for play in self._history[self._round_start :]),
             dealer_bonus=tuple(cards_of(self._bonus)),
             round_scores=tuple(tuple(scores) for scores in self._round_scores),
             winner=self._winner,
-            last_move=self._last_move,
+            last_move=self.last_move,
         )
 
     # -- records -------------------------------------------------------------------------
@@ -463,8 +460,8 @@ class Game:
             "deck": None
             if self._first_deck is None
             else [str(CARDS[i]) for i in self._first_deck],
-            "decks": [[str(CARDS[i]) for i in deck] for deck in self._decks],
-            "moves": [str(move) for move in self._moves],
+            "decks": [_deck_codes(deck) for deck in self._decks],
+            "moves": [str(move) for _, move, _ in self._history],
             "scores": list(self._scores),
             "winner": self._winner,
         }
@@ -478,8 +475,12 @@ class Game:
         """
         if not isinstance(record, dict):
             raise ValueError("a record must be a JSON object")
-        if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
-            raise ValueError(f"unknown record format {record.get('format')!r}")
+        record_format = record.get("format", RECORD_FORMAT)
+        if type(record_format) is not int or record_format != RECORD_FORMAT:
+            raise ValueError(f"unknown record format {record_format!r}")
+        seed = record.get("seed")
+        if type(seed) is not int or seed < 0:
+            raise ValueError(f"record: 'seed' must be a whole number of 0 or more; got {seed!r}")
         rules_data = record.get("rules")
         if not isinstance(rules_data, dict):
             raise ValueError("record: 'rules' must be an object of rule fields")
@@ -487,14 +488,14 @@ class Game:
         moves = record.get("moves", [])
         if not isinstance(moves, list):
             raise ValueError("record: 'moves' must be a list of move codes")
-        game = cls.new(rules, seed=record.get("seed"), deck=record.get("deck"))
+        game = cls.new(rules, seed=seed, deck=record.get("deck"))
         for number, code in enumerate(moves, 1):
             try:
                 game.play(code)
             except ValueError as error:
                 raise ValueError(f"record: move {number} ({code!r}): {error}") from None
         decks = record.get("decks")
-        if decks is not None and decks != [[str(CARDS[i]) for i in d] for d in game._decks]:
+        if decks is not None and decks != [_deck_codes(deck) for deck in game._decks]:
             raise ValueError("record: the recorded decks are not the ones this seed deals")
         return game
 

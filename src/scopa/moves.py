@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
 from .cards import CARDS, Card, cards_of, ids_of
@@ -22,9 +23,11 @@ class Move:
     True
     """
 
-    __slots__ = ("_code", "captured", "captured_mask", "card", "key")
+    __slots__ = ("_code", "captured", "captured_mask", "card", "card_bit", "key")
 
     card: Card
+    card_bit: int
+    """``card.bit``, kept on the move for the engine's hot path."""
     captured: frozenset[Card]
     captured_mask: int
     """The captured cards as a mask (0 for a trail)."""
@@ -32,7 +35,7 @@ class Move:
     """A small int that identifies the move: ``captured_mask << 6 | card.id``."""
     _code: str
 
-    def __new__(cls, card: Card, captured: frozenset[Card] | set[Card] | tuple[Card, ...] = ()) -> Move:
+    def __new__(cls, card: Card, captured: Iterable[Card] = ()) -> Move:
         mask = 0
         for taken in captured:
             mask |= taken.bit
@@ -44,6 +47,7 @@ class Move:
     def _make(cls, card_id: int, captured_mask: int) -> Move:
         move = object.__new__(cls)
         move.card = CARDS[card_id]
+        move.card_bit = 1 << card_id
         move.captured_mask = captured_mask
         move.captured = frozenset(CARDS[i] for i in ids_of(captured_mask))
         move.key = captured_mask << 6 | card_id

@@ -7,7 +7,7 @@ code path, and an impossible combination is refused when the value is built.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
@@ -25,21 +25,25 @@ ALLOWED_SIDES: Final = {2: (2,), 3: (3,), 4: (2,), 6: (2, 3)}
 
 def _bonus_pairs(value: object) -> tuple[tuple[int, int], ...]:
     """Normalise ``dealer_bonus`` (a mapping or pairs) to sorted ``(total, sweeps)`` pairs."""
+    problem = f"dealer_bonus must map table totals to sweeps, as {{15: 1, 20: 2}}; got {value!r}"
     items: Any = value.items() if isinstance(value, Mapping) else value
-    try:
-        pairs = tuple(sorted((int(total), int(sweeps)) for total, sweeps in items))
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"dealer_bonus must map table totals to sweeps, such as {{15: 1, 20: 2}}; got {value!r}"
-        ) from None
-    for total, sweeps in pairs:
-        if not 1 <= total <= 40 * 10 or sweeps < 1:
+    if isinstance(items, str) or not isinstance(items, Iterable):
+        raise ValueError(problem)
+    pairs = []
+    for item in items:
+        if not isinstance(item, tuple | list) or len(item) != 2:
+            raise ValueError(problem)
+        total, sweeps = item
+        if type(total) is not int or type(sweeps) is not int:
+            raise ValueError(problem)
+        if not 1 <= total <= 400 or sweeps < 1:
             raise ValueError(
                 f"dealer_bonus must map table totals (1..400) to sweeps (1 or more); got {value!r}"
             )
+        pairs.append((total, sweeps))
     if len({total for total, _ in pairs}) != len(pairs):
         raise ValueError(f"dealer_bonus names a table total twice: {value!r}")
-    return pairs
+    return tuple(sorted(pairs))
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,9 @@ class Rules:
     description: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
+        for name in ("name", "description"):
+            if not isinstance(getattr(self, name), str):
+                raise ValueError(f"{name} must be text; got {getattr(self, name)!r}")
         object.__setattr__(self, "dealer_bonus", _bonus_pairs(self.dealer_bonus))
         _check_choice("capture", self.capture, CAPTURE_MODES)
         _check_choice("must_capture", self.must_capture, MUST_CAPTURE_MODES)
