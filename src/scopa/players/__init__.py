@@ -1,0 +1,37 @@
+"""Bots, from ``random`` to ``master``, behind one interface: ``choose(view) -> Move``.
+
+>>> from scopa import Game, Rules
+>>> from scopa.players import make_player
+>>> game = Game.new(Rules.preset("scopa"), seed=3)
+>>> bot = make_player("random", seed=1)
+>>> move = bot.choose(game.view(game.to_move))
+>>> move in game.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from .base import Player, unseen_mask
+from .random_player import RandomPlayer
+
+_FACTORIES: Final[dict[str, Callable[[int | None], Player]]] = {
+    "random": RandomPlayer,
+}
+
+LEVELS: Final = tuple(_FACTORIES)
+"""The levels in order of strength, as shown to users."""
+
+
+def make_player(level: str, seed: int | None = None) -> Player:
+    """A new bot of ``level``; ``seed`` makes its choices reproducible."""
+    try:
+        factory = _FACTORIES[level]
+    except KeyError:
+        raise ValueError(f"unknown level {level!r}; the levels are: {', '.join(LEVELS)}") from None
+    return factory(seed)
+
+
+__all__ = ["LEVELS", "Player", "RandomPlayer", "make_player", "unseen_mask"]
