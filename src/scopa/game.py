@@ -480,7 +480,7 @@ class Game:
             raise ValueError(f"unknown record format {record_format!r}")
         seed = record.get("seed")
         if type(seed) is not int or seed < 0:
-            raise ValueError(f"record: 'seed' must be a whole number of 0 or more; got {seed!r}")
+            raise ValueError(f"record: seed must be a whole number of 0 or more; got {seed!r}")
         rules_data = record.get("rules")
         if not isinstance(rules_data, dict):
             raise ValueError("record: 'rules' must be an object of rule fields")
