@@ -410,6 +410,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    # Imported here: the server's dependencies load only for the command that needs them.
+    from .server.run import serve, settings_from
+
+    try:
+        settings = settings_from(args.db, args.bot_delay, args.turn_timeout)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return serve(settings, args.host, args.port)
+
+
 # -- the parser ------------------------------------------------------------------------
 
 
@@ -466,6 +477,18 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--moves", action="store_true", help="also list every move")
     _add_look_option(replay)
     replay.set_defaults(run=cmd_replay)
+
+    serve = commands.add_parser("serve", help="run the card room: lobby, tables, bots")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="port (0: any free one)")
+    serve.add_argument("--db", help="database URL (default: sqlite+aiosqlite:///scopa.db)")
+    serve.add_argument(
+        "--bot-delay", type=float, metavar="SECONDS", help="bots' pause before playing"
+    )
+    serve.add_argument(
+        "--turn-timeout", type=float, metavar="SECONDS", help="a bot plays for a slow person"
+    )
+    serve.set_defaults(run=cmd_serve)
     return parser
 
 

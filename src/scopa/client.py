@@ -1,0 +1,271 @@
+"""A Python client of the card room: the HTTP lobby and a table's WebSocket (asyncio).
+
+Used by the tests, the load benchmark and the terminal client. It keeps no rules of its own: the
+server sends each seat its view, legal moves included.
+
+    async with Lobby("http://127.0.0.1:8000") as lobby:
+        grant = await lobby.play_computer(name="Ada")
+        async with await TableConnection.open(lobby.url, grant["table"]["code"],
+                                              grant["token"]) as table:
+            while table.over is None:
+                message = await table.recv()
+                if message["type"] == "state" and table.view["legal_moves"] and table.my_turn:
+                    await table.move(table.view["legal_moves"][0])
+
+The protocol is described in ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any, Self
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+
+class LobbyRefused(Exception):
+    """The lobby said no: ``status`` is the HTTP status, ``detail`` the server's sentence."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(f"{status}: {detail}")
+        self.status = status
+        self.detail = detail
+
+
+class Closed(Exception):
+    """The table's WebSocket was closed, with the close ``code`` and ``reason`` the server gave
+    (1006 when the connection just dropped)."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(f"connection closed: {code} {reason}".strip())
+        self.code = code
+        self.reason = reason
+
+
+class Lobby:
+    """The lobby's HTTP API; every method returns the server's JSON or raises LobbyRefused."""
+
+    def __init__(self, url: str, timeout: float = 30.0) -> None:
+        self.url = url.rstrip("/")
+        self.http = httpx.AsyncClient(base_url=self.url, timeout=timeout)
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self.http.aclose()
+
+    async def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        response = await self.http.request(method, path, json=body)
+        if response.is_error:
+            try:
+                detail = response.json().get("detail", response.text)
+            except ValueError:
+                detail = response.text
+            raise LobbyRefused(response.status_code, str(detail))
+        return response.json()
+
+    async def health(self) -> dict[str, Any]:
+        result: dict[str, Any] = await self._call("GET", "/healthz")
+        return result
+
+    async def create_table(self, **choices: Any) -> dict[str, Any]:
+        """``preset``, ``players``, ``teams``, ``target``, ``look``, ``bots`` ({seat: level})
+        and ``name`` (yours, to sit at it)."""
+        result: dict[str, Any] = await self._call("POST", "/api/tables", choices)
+        return result
+
+    async def open_tables(self) -> list[dict[str, Any]]:
+        result: list[dict[str, Any]] = await self._call("GET", "/api/tables")
+        return result
+
+    async def table(self, code: str) -> dict[str, Any]:
+        result: dict[str, Any] = await self._call("GET", f"/api/tables/{code}")
+        return result
+
+    async def join(self, code: str, name: str, seat: int | None = None) -> dict[str, Any]:
+        result: dict[str, Any] = await self._call(
+            "POST", f"/api/tables/{code}/join", {"name": name, "seat": seat}
+        )
+        return result
+
+    async def leave(self, code: str, token: str) -> dict[str, Any]:
+        result: dict[str, Any] = await self._call(
+            "POST", f"/api/tables/{code}/leave", {"token": token}
+        )
+        return result
+
+    async def start(self, code: str, token: str) -> dict[str, Any]:
+        result: dict[str, Any] = await self._call(
+            "POST", f"/api/tables/{code}/start", {"token": token}
+        )
+        return result
+
+    async def rematch(self, code: str, token: str) -> dict[str, Any]:
+        result: dict[str, Any] = await self._call(
+            "POST", f"/api/tables/{code}/rematch", {"token": token}
+        )
+        return result
+
+    async def play_computer(self, **choices: Any) -> dict[str, Any]:
+        """A table against bots, dealt at once: ``name``, ``level`` and the rule choices."""
+        result: dict[str, Any] = await self._call("POST", "/api/play", choices)
+        return result
+
+    async def match_record(self, match_id: int) -> dict[str, Any]:
+        result: dict[str, Any] = await self._call("GET", f"/api/matches/{match_id}")
+        return result
+
+
+def socket_url(url: str, code: str) -> str:
+    """The WebSocket URL of table ``code`` on the server at ``url``.
+
+    >>> socket_url("http://127.0.0.1:8000/", "abc234")
+    'ws://127.0.0.1:8000/ws/tables/abc234'
+    """
+    base = url.rstrip("/")
+    if base.startswith("https://"):
+        base = "wss://" + base.removeprefix("https://")
+    elif base.startswith("http://"):
+        base = "ws://" + base.removeprefix("http://")
+    return f"{base}/ws/tables/{code}"
+
+
+class TableConnection:
+    """One WebSocket at a table, as a seat (with its token) or as a spectator.
+
+    It remembers what the server last said: ``table`` (the lobby facts), ``view`` (this seat's
+    view), ``match`` and ``version``, and ``over`` once the match has ended, so that reconnecting
+    with :meth:`open` can ask only for what was missed.
+    """
+
+    def __init__(self, socket: ClientConnection) -> None:
+        self.socket = socket
+        self.seat: int | None = None
+        self.table: dict[str, Any] | None = None
+        self.view: dict[str, Any] | None = None
+        self.match: int | None = None
+        self.version: int | None = None
+        self.over: dict[str, Any] | None = None
+
+    @classmethod
+    async def open(
+        cls,
+        url: str,
+        code: str,
+        token: str | None = None,
+        match: int | None = None,
+        version: int | None = None,
+        timeout: float = 30.0,
+    ) -> TableConnection:
+        """Connect and say hello; returns once the server has welcomed this client."""
+        try:
+            socket = await connect(socket_url(url, code), open_timeout=timeout, max_size=2**22)
+        except (OSError, TimeoutError) as error:
+            raise Closed(1006, str(error)) from error
+        connection = cls(socket)
+        await connection.send({"type": "hello", "token": token, "match": match, "version": version})
+        await connection.wait_for(lambda m: m["type"] == "welcome", timeout)
+        return connection
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self.socket.close()
+
+    @property
+    def my_turn(self) -> bool:
+        return self.view is not None and self.seat is not None and self.view["to_move"] == self.seat
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.send_text(json.dumps(message))
+
+    async def send_text(self, text: str) -> None:
+        """Send raw text, valid or not (the tests send broken messages on purpose)."""
+        try:
+            await self.socket.send(text)
+        except ConnectionClosed as error:
+            raise self._closed(error) from None
+
+    async def move(self, move: str, ref: str | int | None = None) -> None:
+        """Play ``move`` for the version last seen, so a move chosen on an old view is refused."""
+        await self.send({"type": "move", "move": move, "version": self.version, "ref": ref})
+
+    async def sync(self) -> None:
+        await self.send({"type": "sync", "match": self.match, "version": self.version})
+
+    async def recv(self, timeout: float | None = 30.0) -> dict[str, Any]:
+        """The next message from the server (after noting what it says)."""
+        try:
+            text = await asyncio.wait_for(self.socket.recv(), timeout)
+        except ConnectionClosed as error:
+            raise self._closed(error) from None
+        message: dict[str, Any] = json.loads(text)
+        self._note(message)
+        return message
+
+    async def wait_for(
+        self, wanted: Callable[[dict[str, Any]], bool], timeout: float | None = 30.0
+    ) -> dict[str, Any]:
+        """Read messages until one is ``wanted``; an error message in between is raised as
+        :class:`ServerError` unless it is the one wanted."""
+        async with asyncio.timeout(timeout):
+            while True:
+                message = await self.recv(None)
+                if wanted(message):
+                    return message
+                if message["type"] == "error":
+                    raise ServerError(message)
+
+    def _note(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "welcome":
+            self.seat = message["seat"]
+        elif kind == "table":
+            self.table = message["table"]
+        elif kind == "state":
+            if message["match"] != self.match:
+                self.over = None
+            self.view = message["view"]
+            self.match = message["match"]
+            self.version = message["version"]
+        elif kind == "over":
+            self.over = message
+
+    @staticmethod
+    def _closed(error: ConnectionClosed) -> Closed:
+        received = error.rcvd
+        if received is None:
+            return Closed(1006, "the connection dropped")
+        return Closed(received.code, received.reason)
+
+
+class ServerError(Exception):
+    """An ``error`` message from the server, while waiting for something else."""
+
+    def __init__(self, message: dict[str, Any]) -> None:
+        super().__init__(f"{message.get('code')}: {message.get('message')}")
+        self.code: str = message.get("code", "")
+        self.message = message

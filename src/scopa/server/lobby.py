@@ -1,0 +1,175 @@
+"""The lobby over HTTP: create, list, join, leave, start, play the computer, rematch, records.
+
+FastAPI documents every route from these models at ``/docs`` and ``/openapi.json``. A seat is
+held by a secret token, returned once when the seat is taken; every seat action sends it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, cast
+
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel, Field
+
+from .bots import default_level
+from .room import CardRoom, build_rules, check_level
+from .tables import Table
+
+router = APIRouter(prefix="/api", tags=["lobby"])
+
+
+def _room(request: Request) -> CardRoom:
+    return cast(CardRoom, request.app.state.room)
+
+
+Room = Annotated[CardRoom, Depends(_room)]
+
+
+class RulesChoice(BaseModel):
+    preset: str = Field("scopa", description="a rule preset: scopa, escoba, scopa-classic, ...")
+    players: int | None = Field(None, description="2, 3, 4 or 6 (default: the preset's)")
+    teams: int | None = Field(None, description="sides for 6 players: 2 (default) or 3")
+    target: int | None = Field(None, description="points to win (default: the preset's)")
+    look: str = Field("french", description="deck look: french, italian or spanish")
+
+
+class NewTable(RulesChoice):
+    bots: dict[int, str] = Field(
+        default_factory=dict, description="bot seats and their levels, as {\"1\": \"expert\"}"
+    )
+    name: str | None = Field(
+        None, description="your display name: you take the first seat without a bot"
+    )
+
+
+class Computer(RulesChoice):
+    name: str = Field("Guest", description="your display name; you sit at seat 0")
+    level: str | None = Field(None, description="the bots' level (default: the expert)")
+
+
+class Join(BaseModel):
+    name: str = Field(description="your display name as a guest")
+    seat: int | None = Field(None, description="the seat you want (default: the first free)")
+
+
+class SeatToken(BaseModel):
+    token: str = Field(description="the secret token you got when you took the seat")
+
+
+class SeatView(BaseModel):
+    seat: int
+    side: int
+    kind: str = Field(description="human or bot")
+    name: str | None
+    level: str | None
+    open: bool = Field(description="free for someone to join")
+    connected: bool
+
+
+class TableView(BaseModel):
+    code: str = Field(description="the table's code, to share with friends")
+    status: str = Field(description="waiting, playing or over")
+    rules: dict[str, Any]
+    look: str
+    players: int
+    sides: int
+    seats: list[SeatView]
+    match: int | None = Field(description="the id of the current (or last) match")
+    version: int = Field(description="moves played in that match")
+
+
+class SeatGrant(BaseModel):
+    table: TableView
+    seat: int | None
+    token: str | None = Field(description="keep it secret: it is your seat")
+    socket: str = Field(description="the WebSocket path to play on")
+
+
+class Health(BaseModel):
+    status: str
+    tables: int
+
+
+def _view(table: Table) -> TableView:
+    return TableView.model_validate(table.info())
+
+
+def _grant(table: Table, seat: int | None, token: str | None) -> SeatGrant:
+    return SeatGrant(
+        table=_view(table), seat=seat, token=token, socket=f"/ws/tables/{table.code}"
+    )
+
+
+@router.post("/tables", status_code=201)
+async def create_table(body: NewTable, room: Room) -> SeatGrant:
+    """A new table. With ``name`` you sit at it and get your seat token."""
+    rules = build_rules(body.preset, body.players, body.teams, body.target)
+    table, seat, token = await room.create(rules, body.look, body.bots, body.name)
+    return _grant(table, seat, token)
+
+
+@router.get("/tables")
+async def list_tables(room: Room) -> list[TableView]:
+    """Tables waiting for people, with at least one free seat."""
+    return [_view(table) for table in room.open_tables()]
+
+
+@router.get("/tables/{code}")
+async def show_table(code: str, room: Room) -> TableView:
+    return _view(await room.table(code))
+
+
+@router.post("/tables/{code}/join")
+async def join_table(code: str, body: Join, room: Room) -> SeatGrant:
+    """Take a free seat as a guest; the answer holds your secret seat token."""
+    table = await room.table(code)
+    seat, token = await table.join(body.name, body.seat)
+    return _grant(table, seat, token)
+
+
+@router.post("/tables/{code}/leave")
+async def leave_table(code: str, body: SeatToken, room: Room) -> TableView:
+    """Give up your seat: before a match it is free again, during one a bot takes it over."""
+    table = await room.table(code)
+    await table.leave(body.token)
+    return _view(table)
+
+
+@router.post("/tables/{code}/start")
+async def start_table(code: str, body: SeatToken, room: Room) -> TableView:
+    """Deal the match once every seat is taken."""
+    table = await room.table(code)
+    await table.start(body.token)
+    return _view(table)
+
+
+@router.post("/tables/{code}/rematch")
+async def rematch(code: str, body: SeatToken, room: Room) -> TableView:
+    """After a match, deal another with the same seats (or wait for free seats to fill)."""
+    table = await room.table(code)
+    await table.rematch(body.token)
+    return _view(table)
+
+
+@router.post("/play", status_code=201)
+async def play_computer(body: Computer, room: Room) -> SeatGrant:
+    """Play against the computer in one call: you at seat 0, bots elsewhere, dealt at once."""
+    rules = build_rules(body.preset, body.players, body.teams, body.target)
+    level = check_level(body.level or default_level())
+    bots = {seat: level for seat in range(1, rules.players)}
+    table, seat, token = await room.create(rules, body.look, bots, body.name)
+    await table.start_now()
+    return _grant(table, seat, token)
+
+
+@router.get("/matches/{match_id}")
+async def match_record(match_id: int, room: Room) -> dict[str, Any]:
+    """A finished match's full record (seed and deck order included) for ``scopa replay``;
+    403 while it is being played."""
+    return await room.match_record(match_id)
+
+
+async def health(room: Room) -> Health:
+    """The server is up and its database answers."""
+    await room.storage.ping()
+    return Health(status="ok", tables=len(room.tables))

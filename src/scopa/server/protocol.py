@@ -1,0 +1,151 @@
+"""The WebSocket protocol: reading what clients send and writing what the server says.
+
+Every client message is a JSON object with a ``type``. Reading one either gives a typed value or
+raises :class:`ProtocolError`, whose code and sentence go back to that client as an ``error``
+message; nothing else happens. ``docs/protocol.md`` describes each message with an example.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Final
+
+ERROR_CODES: Final = (
+    "bad_json",  # not a JSON object
+    "bad_message",  # a known type with missing or wrong fields
+    "unknown_type",  # a type the server does not know
+    "too_large",  # over the size limit
+    "rate_limited",  # too many messages too fast: the connection is closed
+    "hello_first",  # anything but hello (or ping) before hello
+    "already_said_hello",  # a second hello on one connection
+    "bad_token",  # no seat of this table has that token: the connection is closed
+    "no_table",  # no table has that code: the connection is closed
+    "not_seated",  # a spectator tried to play
+    "no_match",  # no match is being played at this table
+    "stale_version",  # the move was for an older version of the match
+    "not_your_turn",
+    "invalid_move",  # a move code that cannot be read
+    "illegal_move",  # a readable move the rules do not allow now
+    "server_error",  # the move could not be stored; the table is unchanged
+)
+
+MAX_REF_LENGTH: Final = 64
+
+
+class ProtocolError(Exception):
+    """A message the server refuses; ``code`` is one of :data:`ERROR_CODES`."""
+
+    def __init__(self, code: str, message: str, ref: str | int | None = None) -> None:
+        assert code in ERROR_CODES, code
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.ref = ref
+
+
+@dataclass(frozen=True)
+class Hello:
+    """The first message: a seat token (none: a spectator) and what the client already has."""
+
+    token: str | None = None
+    match: int | None = None
+    version: int | None = None
+
+
+@dataclass(frozen=True)
+class MoveRequest:
+    move: str
+    version: int | None = None
+    """The version the client saw when it chose; a move for an older version is refused."""
+    ref: str | int | None = None
+    """Any short value the client likes; an error about this move carries it back."""
+
+
+@dataclass(frozen=True)
+class Sync:
+    """Ask again for the current state, and the plays missed since ``version`` of ``match``."""
+
+    match: int | None = None
+    version: int | None = None
+
+
+@dataclass(frozen=True)
+class Ping:
+    pass
+
+
+ClientMessage = Hello | MoveRequest | Sync | Ping
+
+
+def _optional_count(data: dict[str, Any], key: str, ref: str | int | None) -> int | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if type(value) is not int or value < 0:
+        raise ProtocolError(
+            "bad_message", f"{key!r} must be a whole number of 0 or more; got {value!r}", ref
+        )
+    return value
+
+
+def _ref(data: dict[str, Any]) -> str | int | None:
+    """The client's ``ref``, when it is one a reply may carry (else the reply has none)."""
+    ref = data.get("ref")
+    if type(ref) is int or (isinstance(ref, str) and len(ref) <= MAX_REF_LENGTH):
+        return ref
+    return None
+
+
+def parse(text: str) -> ClientMessage:
+    """One client message from its JSON text.
+
+    >>> parse('{"type": "move", "move": "5Dx2H+3C", "version": 4}')
+    MoveRequest(move='5Dx2H+3C', version=4, ref=None)
+    >>> parse('{"type": "dance"}')  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scopa.server.protocol.ProtocolError: unknown message type 'dance'; the types are ...
+    """
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("bad_json", "a message must be a JSON object") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", "a message must be a JSON object, not an array or a value")
+    ref = _ref(data)
+    kind = data.get("type")
+    if kind == "move":
+        move = data.get("move")
+        if not isinstance(move, str):
+            raise ProtocolError("bad_message", "a move message needs 'move', a move code", ref)
+        return MoveRequest(move, _optional_count(data, "version", ref), ref)
+    if kind == "hello":
+        token = data.get("token")
+        if token is not None and not isinstance(token, str):
+            raise ProtocolError("bad_message", "'token' must be the seat token text", ref)
+        match = _optional_count(data, "match", ref)
+        return Hello(token, match, _optional_count(data, "version", ref))
+    if kind == "sync":
+        return Sync(_optional_count(data, "match", ref), _optional_count(data, "version", ref))
+    if kind == "ping":
+        return Ping()
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", "a message needs a 'type'", ref)
+    raise ProtocolError(
+        "unknown_type",
+        f"unknown message type {kind[:MAX_REF_LENGTH]!r}; the types are hello, move, sync, ping",
+        ref,
+    )
+
+
+def encode(message: dict[str, Any]) -> str:
+    """Compact JSON: thousands of these go out every second under load."""
+    return json.dumps(message, separators=(",", ":"))
+
+
+def error_message(error: ProtocolError) -> str:
+    message: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
+    if error.ref is not None:
+        message["ref"] = error.ref
+    return encode(message)

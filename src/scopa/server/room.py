@@ -1,0 +1,171 @@
+"""The card room: every table, found by its code, and the work no single table owns.
+
+It opens the database, brings back every table that was waiting or playing when the server
+stopped (a ``kill -9`` included), creates tables, and lends the tables one thread pool for
+their bots.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import sqlalchemy.exc
+
+from ..looks import LOOKS
+from ..players import LEVELS
+from ..rules import Rules
+from .settings import Settings
+from .storage import Storage, StoredSeat, StoredTable
+from .tables import LobbyError, Table, clean_name
+from .tokens import hash_token, new_seat_token, new_table_code, normalise_code
+
+CODE_ATTEMPTS = 20
+"""Table codes tried before giving up: with 32**6 codes a clash is rare, twenty in a row is a
+broken database."""
+
+
+def build_rules(
+    preset: str, players: int | None, teams: int | None, target: int | None
+) -> Rules:
+    """The rules of a new table, refused (422) with the core's own sentence when impossible."""
+    overrides: dict[str, Any] = {}
+    if players is not None:
+        overrides["players"] = players
+    if teams is not None:
+        overrides["teams"] = teams
+    if target is not None:
+        overrides["target"] = target
+    try:
+        return Rules.preset(preset, **overrides)
+    except (ValueError, TypeError) as error:
+        raise LobbyError(422, str(error)) from None
+
+
+def check_look(look: str) -> str:
+    if look not in LOOKS:
+        raise LobbyError(422, f"unknown deck look {look!r}; the looks are: {', '.join(LOOKS)}")
+    return look
+
+
+def check_level(level: str) -> str:
+    if level not in LEVELS:
+        raise LobbyError(422, f"unknown bot level {level!r}; the levels are: {', '.join(LEVELS)}")
+    return level
+
+
+class CardRoom:
+    """All the tables of one server process, opened with :meth:`open`."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.storage = Storage(settings.db_url)
+        self.executor = ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="scopa-bot")
+        self.tables: dict[str, Table] = {}
+        self._loading = asyncio.Lock()
+
+    async def open(self) -> None:
+        """Migrate the database, then bring back every unfinished table and resume its bots."""
+        await self.storage.open()
+        for code in await self.storage.active_table_codes():
+            await self.get(code)
+
+    async def close(self) -> None:
+        for table in self.tables.values():
+            await table.close()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        await self.storage.close()
+
+    async def get(self, code: str) -> Table | None:
+        """The table with ``code`` (any case), loaded from the database if it is not in memory."""
+        code = normalise_code(code)
+        table = self.tables.get(code)
+        if table is not None:
+            return table
+        async with self._loading:  # one load per table, even when two clients ask at once
+            table = self.tables.get(code)
+            if table is None:
+                stored = await self.storage.load_table(code)
+                if stored is not None:
+                    table = self.tables[code] = self._restore(stored)
+            return table
+
+    async def table(self, code: str) -> Table:
+        """Like :meth:`get`, but a missing table is a 404 for the lobby."""
+        table = await self.get(code)
+        if table is None:
+            raise LobbyError(404, f"no table has the code {normalise_code(code)!r}")
+        return table
+
+    def _new_table(
+        self, code: str, rules: Rules, look: str, status: str, seats: list[StoredSeat]
+    ) -> Table:
+        return Table(code, rules, look, status, seats, self.storage, self.settings, self.executor)
+
+    def _restore(self, stored: StoredTable) -> Table:
+        table = self._new_table(
+            stored.code, Rules.from_dict(stored.rules), stored.look, stored.status, stored.seats
+        )
+        match = stored.match
+        if match is not None:
+            table.resume(match.id, match.seed, match.deck, match.moves)
+        return table
+
+    async def create(
+        self,
+        rules: Rules,
+        look: str,
+        bots: dict[int, str],
+        name: str | None,
+    ) -> tuple[Table, int | None, str | None]:
+        """A new table with ``bots`` (seat -> level) in their seats; with ``name``, its creator
+        takes the first other seat. Returns the table and the creator's seat and token."""
+        look = check_look(look)
+        for seat, level in bots.items():
+            if not 0 <= seat < rules.players:
+                raise LobbyError(422, f"bot seat must be 0..{rules.players - 1}; got {seat}")
+            check_level(level)
+        seats = [
+            StoredSeat(seat, "bot", f"Bot {seat + 1}", bots[seat])
+            if seat in bots
+            else StoredSeat(seat, "human")
+            for seat in range(rules.players)
+        ]
+        token = None
+        mine = None
+        if name is not None:
+            name = clean_name(name)
+            free = [seat for seat in seats if seat.kind == "human"]
+            if not free:
+                raise LobbyError(422, "every seat has a bot: leave one for yourself")
+            mine = free[0].seat
+            token = new_seat_token()
+            seats[mine] = StoredSeat(mine, "human", name, None, hash_token(token))
+        for _ in range(CODE_ATTEMPTS):
+            code = new_table_code()
+            if code in self.tables:
+                continue
+            try:
+                await self.storage.insert_table(code, rules.to_dict(), look, seats)
+            except sqlalchemy.exc.IntegrityError:
+                continue
+            table = self.tables[code] = self._new_table(code, rules, look, "waiting", seats)
+            return table, mine, token
+        raise LobbyError(503, "could not find a free table code; try again")
+
+    def open_tables(self) -> list[Table]:
+        """Tables waiting for people, oldest first (the order they were created or loaded)."""
+        return [table for table in self.tables.values() if table.is_open()]
+
+    async def match_record(self, match_id: int) -> dict[str, Any]:
+        """A finished match's record (seed and decks included): 404 unknown, 403 not over."""
+        found = await self.storage.load_match_record(match_id)
+        if found is None:
+            raise LobbyError(404, f"no match has the id {match_id}")
+        _, record = found
+        if record is None:
+            raise LobbyError(
+                403, "the match is not over: its record holds the deck order, shown only at the end"
+            )
+        return record

@@ -1,0 +1,52 @@
+"""``scopa serve``: the card room on uvicorn, on one socket bound before the app starts.
+
+Binding first lets ``--port 0`` pick a free port and still print the real URL, and clients that
+connect while the database is being migrated wait in the listen queue instead of being refused.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+
+import uvicorn
+
+from .app import create_app
+from .settings import DEFAULT_DB, Settings
+
+BACKLOG = 4096
+"""Connections the kernel queues while the server is busy: a load test opens a thousand."""
+MAX_FRAME_BYTES = 64 * 1024
+"""uvicorn drops frames over this (close 1009); between the protocol's 4 KiB and this, the
+client gets a readable ``too_large`` error instead."""
+
+
+def settings_from(db: str | None, bot_delay: float | None, turn_timeout: float | None) -> Settings:
+    """Settings from the command line; a bot delay of ``d`` pauses between ``d/2`` and ``d``."""
+    delay = Settings.bot_delay if bot_delay is None else (bot_delay / 2, bot_delay)
+    return Settings(db_url=db or DEFAULT_DB, bot_delay=delay, turn_timeout=turn_timeout)
+
+
+def serve(settings: Settings, host: str, port: int) -> int:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        listener = socket.create_server((host, port), family=family, backlog=BACKLOG)
+    except OSError as error:
+        print(f"scopa: error: cannot listen on {host}:{port}: {error.strerror}", file=sys.stderr)
+        return 2
+    bound = listener.getsockname()[1]
+    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    url = f"http://{shown}:{bound}/"
+    app = create_app(
+        settings,
+        on_open=lambda: print(f"scopa: the card room is open at {url}", flush=True),
+    )
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        ws_max_size=MAX_FRAME_BYTES,
+        timeout_graceful_shutdown=5,
+    )
+    uvicorn.Server(config).run(sockets=[listener])
+    return 0

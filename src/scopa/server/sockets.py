@@ -1,0 +1,222 @@
+"""The WebSocket of one seat (or one spectator) at a table: ``/ws/tables/{code}``.
+
+The first message is ``hello``, with the seat token (none: a spectator) and the match version the
+client already has. After it, ``move``, ``sync`` and ``ping``. Each connection has an outbox
+drained by its own task, so a table never waits for a slow client: a client that lets its outbox
+fill up is dropped. Messages that break the protocol get an ``error`` back and change nothing;
+floods and bad tokens also close the connection (1008, policy violation).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+from typing import Final
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .protocol import Hello, MoveRequest, Ping, ProtocolError, Sync, encode, error_message, parse
+from .ratelimit import TokenBucket
+from .room import CardRoom
+from .settings import Settings
+from .tables import POLICY_VIOLATION, Table
+
+log = logging.getLogger(__name__)
+
+GOING_AWAY: Final = 1001
+TRY_AGAIN_LATER: Final = 1013
+SEND_TIMEOUT: Final = 10.0
+"""Seconds one message may take to go out before the client is taken for gone."""
+
+
+@dataclass(frozen=True)
+class _Close:
+    code: int
+    reason: str
+
+
+class Connection:
+    """One client: what it may do (its seat) and what it is sent (its outbox)."""
+
+    def __init__(self, socket: WebSocket, settings: Settings) -> None:
+        self.socket = socket
+        self.settings = settings
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.table: Table | None = None
+        self.bucket = TokenBucket(settings.rate_capacity, settings.rate_per_second)
+        self.outbox: asyncio.Queue[str | _Close] = asyncio.Queue(settings.outbox_size + 1)
+        self.closing = False
+
+    def push(self, text: str) -> None:
+        if self.closing:
+            return
+        if self.outbox.qsize() >= self.settings.outbox_size:
+            self.close(TRY_AGAIN_LATER, "too many unread messages")
+            return
+        self.outbox.put_nowait(text)
+
+    def close(self, code: int, reason: str) -> None:
+        if not self.closing:
+            self.closing = True
+            self.outbox.put_nowait(_Close(code, reason))
+
+    def refuse(self, error: ProtocolError) -> None:
+        self.push(error_message(error))
+
+    async def send_all(self) -> None:
+        """Send the outbox in order until a close is queued or the client is gone."""
+        while True:
+            item = await self.outbox.get()
+            if isinstance(item, _Close):
+                await self.socket.close(item.code, item.reason)
+                return
+            await asyncio.wait_for(self.socket.send_text(item), SEND_TIMEOUT)
+
+    # -- receiving -------------------------------------------------------------------------
+
+    async def receive(self, timeout: float | None = None) -> str | None:
+        """The next text message, or ``None`` once the client has gone."""
+        while True:
+            message = await asyncio.wait_for(self.socket.receive(), timeout)
+            if message["type"] == "websocket.disconnect":
+                return None
+            text: str | None = message.get("text")
+            if text is None:
+                data: bytes = message.get("bytes") or b""
+                if len(data) > self.settings.max_message_bytes:
+                    self.refuse(self._too_large())
+                else:
+                    self.refuse(ProtocolError("bad_json", "send JSON as text frames, not binary"))
+                continue
+            return text
+
+    def _too_large(self) -> ProtocolError:
+        return ProtocolError(
+            "too_large", f"a message may have at most {self.settings.max_message_bytes} bytes"
+        )
+
+    def admit(self, text: str) -> bool:
+        """Whether to read ``text``: it must fit the size limit, and the client the rate limit
+        (a flood closes the connection)."""
+        if not self.bucket.take():
+            self.refuse(
+                ProtocolError(
+                    "rate_limited",
+                    f"more than {self.settings.rate_per_second:g} messages a second: goodbye",
+                )
+            )
+            self.close(POLICY_VIOLATION, "rate limit")
+            return False
+        if len(text) > self.settings.max_message_bytes or (
+            len(text.encode("utf-8", "surrogatepass")) > self.settings.max_message_bytes
+        ):
+            self.refuse(self._too_large())
+            return False
+        return True
+
+    async def serve(self, room: CardRoom, code: str) -> None:
+        """Read this client's messages until it goes or is closed."""
+        while not self.closing:
+            timeout = self.settings.hello_timeout if self.table is None else None
+            try:
+                text = await self.receive(timeout)
+            except TimeoutError:
+                self.refuse(ProtocolError("hello_first", "say hello first"))
+                self.close(POLICY_VIOLATION, "no hello")
+                return
+            if text is None:
+                return
+            if not self.admit(text):
+                continue
+            try:
+                await self.handle(room, code, text)
+            except ProtocolError as error:
+                self.refuse(error)
+
+    async def handle(self, room: CardRoom, code: str, text: str) -> None:
+        message = parse(text)
+        if isinstance(message, Ping):
+            self.push(encode({"type": "pong"}))
+        elif isinstance(message, Hello):
+            await self.hello(room, code, message)
+        elif self.table is None:
+            raise ProtocolError("hello_first", "say hello first, with your seat token or none")
+        elif isinstance(message, MoveRequest):
+            if self.seat is None:
+                raise ProtocolError(
+                    "not_seated", "spectators cannot play: say hello with a seat token", message.ref
+                )
+            await self.table.play(
+                self.seat, message.move, message.version, message.ref, self.token
+            )
+            # A played move is paced by the game itself (one per turn): only refused ones, and
+            # every other message, count against the rate limit. Bots play at once in tests.
+            self.bucket.give_back()
+        elif isinstance(message, Sync):
+            table = self.table
+            async with table.lock:
+                if table.game is None:
+                    raise ProtocolError("no_match", "no match has been dealt at this table yet")
+                self.push(table.state_message(self.seat, (message.match, message.version)))
+
+    async def hello(self, room: CardRoom, code: str, hello: Hello) -> None:
+        if self.table is not None:
+            raise ProtocolError("already_said_hello", "this connection has already said hello")
+        table = await room.get(code)
+        if table is None:
+            self.refuse(ProtocolError("no_table", f"no table has the code {code!r}"))
+            self.close(POLICY_VIOLATION, "no such table")
+            return
+        seat = None
+        if hello.token is not None:
+            seat = table.seat_of(hello.token)
+            if seat is None:
+                self.refuse(ProtocolError("bad_token", "that token holds no seat at this table"))
+                self.close(POLICY_VIOLATION, "bad token")
+                return
+        async with table.lock:
+            self.table, self.seat, self.token = table, seat, hello.token
+            self.push(
+                encode(
+                    {
+                        "type": "welcome",
+                        "table": table.code,
+                        "seat": seat,
+                        "side": None if seat is None else table.rules.side_of(seat),
+                        "name": None if seat is None else table.seats[seat].name,
+                    }
+                )
+            )
+            table.attach(self, (hello.match, hello.version))
+
+
+async def table_socket(socket: WebSocket, code: str) -> None:
+    """The endpoint: accept, serve the client, and always let go of the table afterwards."""
+    room: CardRoom = socket.app.state.room
+    await socket.accept()
+    connection = Connection(socket, room.settings)
+    sender = asyncio.create_task(connection.send_all())
+    try:
+        reader = asyncio.create_task(connection.serve(room, code))
+        done, _ = await asyncio.wait({reader, sender}, return_when=asyncio.FIRST_COMPLETED)
+        if reader in done:
+            if reader.exception() is not None and not isinstance(
+                reader.exception(), WebSocketDisconnect
+            ):
+                log.error("table %s: connection failed", code, exc_info=reader.exception())
+            connection.close(GOING_AWAY, "bye")
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(sender, SEND_TIMEOUT)
+        else:
+            reader.cancel()
+            with contextlib.suppress(BaseException):
+                await reader
+    finally:
+        sender.cancel()
+        with contextlib.suppress(BaseException):
+            await sender
+        if connection.table is not None:
+            connection.table.detach(connection)

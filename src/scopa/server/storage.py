@@ -1,0 +1,340 @@
+"""Where tables, seats, matches and moves are kept: SQLAlchemy 2 (async) on SQLite or PostgreSQL.
+
+Every write goes through one writer task on one connection at a time. It takes whatever writes
+are waiting, runs them in one transaction and commits once (a group commit), then answers each
+caller: a move's caller is answered only after the commit, so a move is stored before anyone is
+told about it, and SQLite's single-writer lock is never fought over. SQLite runs in WAL mode, so
+reads (a table loaded after a restart, a finished match's record) never wait for the writer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final, TypeVar
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from .schema import matches, moves, seats, tables
+
+T = TypeVar("T")
+Write = Callable[[AsyncConnection], Awaitable[Any]]
+
+MIGRATIONS: Final = Path(__file__).parent / "migrations"
+MAX_BATCH: Final = 512
+"""Writes committed together at most; more wait for the next commit."""
+_ASYNC_DRIVERS: Final = {
+    "sqlite": "sqlite+aiosqlite",
+    "postgresql": "postgresql+asyncpg",
+    "postgres": "postgresql+asyncpg",
+}
+
+
+def async_url(url: str) -> sa.URL:
+    """The URL with an asyncio driver: ``postgresql://`` uses asyncpg, ``sqlite://`` aiosqlite.
+
+    >>> async_url("postgresql://scopa@localhost/scopa").drivername
+    'postgresql+asyncpg'
+    >>> async_url("sqlite:///scopa.db").render_as_string()
+    'sqlite+aiosqlite:///scopa.db'
+    """
+    parsed = sa.make_url(url)
+    driver = _ASYNC_DRIVERS.get(parsed.drivername)
+    return parsed.set(drivername=driver) if driver else parsed
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class StoredSeat:
+    seat: int
+    kind: str
+    """``human`` (taken when ``token_hash`` is set, else open) or ``bot``."""
+    name: str | None = None
+    level: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class StoredMatch:
+    id: int
+    rules: dict[str, Any]
+    seed: int
+    deck: list[str] | None
+    status: str
+    moves: list[str] = field(default_factory=list)
+
+
+@dataclass
+class StoredTable:
+    code: str
+    rules: dict[str, Any]
+    look: str
+    status: str
+    seats: list[StoredSeat]
+    match: StoredMatch | None
+
+
+def _seat_values(code: str, seat: StoredSeat) -> dict[str, Any]:
+    return {
+        "table_code": code,
+        "seat": seat.seat,
+        "kind": seat.kind,
+        "name": seat.name,
+        "level": seat.level,
+        "token_hash": seat.token_hash,
+    }
+
+
+def _upgrade(connection: sa.Connection) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+class Storage:
+    """The card room's database, opened with :meth:`open` and closed with :meth:`close`."""
+
+    def __init__(self, url: str) -> None:
+        self.url = async_url(url)
+        self.engine: AsyncEngine = create_async_engine(self.url, pool_pre_ping=True)
+        if self.url.get_backend_name() == "sqlite":
+            sa.event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self._queue: asyncio.Queue[tuple[Write, asyncio.Future[Any]]] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+
+    async def open(self) -> None:
+        """Bring the schema up to date and start the writer."""
+        async with self.engine.begin() as connection:
+            await connection.run_sync(_upgrade)
+        self._writer = asyncio.create_task(self._write_batches(), name="scopa-storage-writer")
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+            self._writer = None
+        await self.engine.dispose()
+
+    # -- the writer ------------------------------------------------------------------------
+
+    async def write(self, operation: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        """Run ``operation`` in the writer's next transaction; return once it is committed."""
+        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((operation, done))
+        return await done
+
+    async def _write_batches(self) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while len(batch) < MAX_BATCH and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            try:
+                async with self.engine.begin() as connection:
+                    results = [await operation(connection) for operation, _ in batch]
+            except asyncio.CancelledError:
+                for _, done in batch:
+                    done.cancel()
+                raise
+            except Exception:
+                # One bad write must not fail the others: try each alone, so only it fails.
+                await self._write_alone(batch)
+            else:
+                for (_, done), result in zip(batch, results, strict=True):
+                    if not done.done():
+                        done.set_result(result)
+
+    async def _write_alone(self, batch: list[tuple[Write, asyncio.Future[Any]]]) -> None:
+        for operation, done in batch:
+            try:
+                async with self.engine.begin() as connection:
+                    result = await operation(connection)
+            except Exception as error:
+                if not done.done():
+                    done.set_exception(error)
+            else:
+                if not done.done():
+                    done.set_result(result)
+
+    # -- writes ----------------------------------------------------------------------------
+
+    async def insert_table(
+        self, code: str, rules: dict[str, Any], look: str, seat_list: list[StoredSeat]
+    ) -> None:
+        """A new table; raises ``sqlalchemy.exc.IntegrityError`` if the code is taken."""
+
+        async def run(connection: AsyncConnection) -> None:
+            await connection.execute(
+                tables.insert().values(
+                    code=code, rules=rules, look=look, status="waiting", created_at=now()
+                )
+            )
+            await connection.execute(seats.insert(), [_seat_values(code, s) for s in seat_list])
+
+        await self.write(run)
+
+    async def save_seat(self, code: str, seat: StoredSeat) -> None:
+        async def run(connection: AsyncConnection) -> None:
+            await connection.execute(
+                seats.update()
+                .where(seats.c.table_code == code, seats.c.seat == seat.seat)
+                .values(_seat_values(code, seat))
+            )
+
+        await self.write(run)
+
+    async def set_status(self, code: str, status: str) -> None:
+        async def run(connection: AsyncConnection) -> None:
+            await connection.execute(
+                tables.update().where(tables.c.code == code).values(status=status)
+            )
+
+        await self.write(run)
+
+    async def insert_match(
+        self,
+        code: str,
+        rules: dict[str, Any],
+        seed: int,
+        deck: list[str] | None,
+        players: list[dict[str, Any]],
+    ) -> int:
+        """A new match at table ``code``, which is now playing it; returns the match id."""
+
+        async def run(connection: AsyncConnection) -> int:
+            result = await connection.execute(
+                matches.insert().values(
+                    table_code=code,
+                    rules=rules,
+                    seed=seed,
+                    deck=deck,
+                    players=players,
+                    status="playing",
+                    started_at=now(),
+                )
+            )
+            key = result.inserted_primary_key
+            assert key is not None
+            match_id = int(key[0])
+            await connection.execute(
+                tables.update()
+                .where(tables.c.code == code)
+                .values(status="playing", match_id=match_id)
+            )
+            return match_id
+
+        return await self.write(run)
+
+    async def append_move(
+        self,
+        code: str,
+        match_id: int,
+        number: int,
+        seat: int,
+        move: str,
+        finished: tuple[int, dict[str, Any]] | None = None,
+    ) -> None:
+        """Move ``number`` (from 1) of a match; ``finished``, the winner and record, ends it.
+
+        The primary key (match, number) refuses a second move with the same number, so two
+        writers could never both extend a match.
+        """
+
+        async def run(connection: AsyncConnection) -> None:
+            await connection.execute(
+                moves.insert().values(match_id=match_id, number=number, seat=seat, move=move)
+            )
+            if finished is not None:
+                winner, record = finished
+                await connection.execute(
+                    matches.update()
+                    .where(matches.c.id == match_id)
+                    .values(status="over", winner=winner, record=record, finished_at=now())
+                )
+                await connection.execute(
+                    tables.update().where(tables.c.code == code).values(status="over")
+                )
+
+        await self.write(run)
+
+    # -- reads -----------------------------------------------------------------------------
+
+    async def ping(self) -> None:
+        """Raises unless the database answers."""
+        async with self.engine.connect() as connection:
+            await connection.execute(sa.text("SELECT 1"))
+
+    async def active_table_codes(self) -> list[str]:
+        """Tables waiting for players or playing: the ones to bring back after a restart."""
+        async with self.engine.connect() as connection:
+            result = await connection.execute(
+                sa.select(tables.c.code)
+                .where(tables.c.status.in_(("waiting", "playing")))
+                .order_by(tables.c.created_at)
+            )
+            return [row.code for row in result]
+
+    async def load_table(self, code: str) -> StoredTable | None:
+        async with self.engine.connect() as connection:
+            row = (
+                await connection.execute(sa.select(tables).where(tables.c.code == code))
+            ).first()
+            if row is None:
+                return None
+            seat_rows = await connection.execute(
+                sa.select(seats).where(seats.c.table_code == code).order_by(seats.c.seat)
+            )
+            seat_list = [
+                StoredSeat(r.seat, r.kind, r.name, r.level, r.token_hash) for r in seat_rows
+            ]
+            match = None
+            if row.match_id is not None:
+                match = await self._load_match(connection, row.match_id)
+            return StoredTable(row.code, row.rules, row.look, row.status, seat_list, match)
+
+    async def _load_match(self, connection: AsyncConnection, match_id: int) -> StoredMatch:
+        row = (await connection.execute(sa.select(matches).where(matches.c.id == match_id))).one()
+        move_rows = await connection.execute(
+            sa.select(moves.c.move).where(moves.c.match_id == match_id).order_by(moves.c.number)
+        )
+        return StoredMatch(
+            row.id, row.rules, row.seed, row.deck, row.status, [r.move for r in move_rows]
+        )
+
+    async def load_match_record(self, match_id: int) -> tuple[str, dict[str, Any] | None] | None:
+        """``(status, record)`` of a match (the record only once it is over), or ``None``."""
+        async with self.engine.connect() as connection:
+            row = (
+                await connection.execute(
+                    sa.select(matches.c.status, matches.c.record, matches.c.players).where(
+                        matches.c.id == match_id
+                    )
+                )
+            ).first()
+        if row is None:
+            return None
+        if row.status != "over" or row.record is None:
+            return row.status, None
+        return row.status, {**row.record, "players": row.players}
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL lets readers run beside the writer; NORMAL sync keeps every commit through a crash of
+    the process (``kill -9``), and only an OS crash could lose the last commits."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

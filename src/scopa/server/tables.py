@@ -1,0 +1,462 @@
+"""One table of the card room: its seats, the match being played, and who is listening.
+
+A table is the one writer of its match (lichess's round actor): every change runs under the
+table's lock, one at a time. A move is checked by the core, stored, and only then shown: each
+seat gets its own view (``Game.view(seat)``), spectators the public one, each with the match's
+version, the number of moves played. The game in memory is always the stored moves played again,
+so a restart rebuilds exactly the same table from the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from concurrent.futures import Executor
+from typing import Any, Protocol
+
+from ..errors import IllegalMoveError, InvalidMoveError
+from ..game import Game
+from ..players import Player
+from ..rules import Rules
+from ..view import Play
+from . import bots
+from .protocol import ProtocolError, encode
+from .settings import Settings
+from .storage import Storage, StoredSeat
+from .tokens import hash_token, new_seat_token, new_seed, token_matches
+
+log = logging.getLogger(__name__)
+
+MAX_NAME_LENGTH = 32
+POLICY_VIOLATION = 1008
+"""The WebSocket close code for a client that broke the rules of the protocol."""
+
+
+class LobbyError(Exception):
+    """A lobby request refused; ``status`` is the HTTP status that says why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class Listener(Protocol):
+    """A connection that receives this table's messages for one seat (``None``: a spectator)."""
+
+    seat: int | None
+
+    def push(self, text: str) -> None:
+        """Queue ``text`` for the client; never blocks."""
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the connection once what is queued has been sent."""
+
+
+def clean_name(name: str) -> str:
+    """A guest's display name: printable, trimmed, 1 to 32 characters."""
+    name = " ".join(name.split())
+    if not name or not name.isprintable():
+        raise LobbyError(422, "a display name must have at least one printable character")
+    if len(name) > MAX_NAME_LENGTH:
+        raise LobbyError(422, f"a display name may have at most {MAX_NAME_LENGTH} characters")
+    return name
+
+
+def replay_moves(
+    rules: Rules, seed: int, deck: list[str] | None, moves: list[str]
+) -> tuple[Game, list[Play]]:
+    """The game a stored match is in, and every play of it (the plays are public, kept so a
+    client that reconnects can be sent the ones it missed)."""
+    game = Game.new(rules, seed=seed, deck=deck)
+    plays = []
+    for move in moves:
+        game.play(move)
+        assert game.last_move is not None
+        plays.append(game.last_move)
+    return game, plays
+
+
+class Table:
+    """A table: seats (people or bots), at most one match at a time, and its listeners."""
+
+    def __init__(
+        self,
+        code: str,
+        rules: Rules,
+        look: str,
+        status: str,
+        seats: list[StoredSeat],
+        storage: Storage,
+        settings: Settings,
+        executor: Executor,
+    ) -> None:
+        self.code = code
+        self.rules = rules
+        self.look = look
+        self.status = status
+        """``waiting`` (for people or for a start), ``playing`` or ``over``."""
+        self.seats = seats
+        self.match_id: int | None = None
+        self.game: Game | None = None
+        self.plays: list[Play] = []
+        """Every play of the current match that has been stored: its length is the version."""
+        self._deck: list[str] | None = None
+        self.lock = asyncio.Lock()
+        self.listeners: set[Listener] = set()
+        self._storage = storage
+        self._settings = settings
+        self._executor = executor
+        self._bots: dict[int, Player] = {}
+        self._turn: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # -- facts -----------------------------------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        return len(self.plays)
+
+    def is_open(self) -> bool:
+        """Waiting, with a seat for someone to take."""
+        return self.status == "waiting" and any(self._is_free(s) for s in self.seats)
+
+    @staticmethod
+    def _is_free(seat: StoredSeat) -> bool:
+        return seat.kind == "human" and seat.token_hash is None
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat that ``token`` belongs to, if any."""
+        for seat in self.seats:
+            if token_matches(token, seat.token_hash):
+                return seat.seat
+        return None
+
+    def _seat_for(self, token: str) -> StoredSeat:
+        number = self.seat_of(token)
+        if number is None:
+            raise LobbyError(403, "that token holds no seat at this table")
+        return self.seats[number]
+
+    def info(self) -> dict[str, Any]:
+        """What anyone may know about the table (for the lobby and the ``table`` message)."""
+        connected = {listener.seat for listener in self.listeners}
+        return {
+            "code": self.code,
+            "status": self.status,
+            "rules": self.rules.to_dict(),
+            "look": self.look,
+            "players": self.rules.players,
+            "sides": self.rules.sides,
+            "seats": [
+                {
+                    "seat": seat.seat,
+                    "side": self.rules.side_of(seat.seat),
+                    "kind": seat.kind,
+                    "name": seat.name,
+                    "level": seat.level,
+                    "open": self._is_free(seat),
+                    "connected": seat.kind == "bot" or seat.seat in connected,
+                }
+                for seat in self.seats
+            ],
+            "match": self.match_id,
+            "version": self.version,
+        }
+
+    # -- messages --------------------------------------------------------------------------
+
+    def state_message(
+        self, seat: int | None, since: tuple[int | None, int | None] | None = None
+    ) -> str:
+        """The ``state`` message for ``seat``: its view at the current version. ``since`` is the
+        (match, version) a client already has; the plays after it come as ``missed``."""
+        assert self.game is not None
+        message: dict[str, Any] = {
+            "type": "state",
+            "table": self.code,
+            "match": self.match_id,
+            "version": self.version,
+            "play": self.plays[-1].to_dict() if self.plays else None,
+            "view": self.game.view(seat).to_dict(),
+        }
+        if since is not None:
+            match, version = since
+            if match == self.match_id and version is not None and version <= self.version:
+                message["missed"] = [play.to_dict() for play in self.plays[version:]]
+        return encode(message)
+
+    def _over_message(self) -> str:
+        assert self.game is not None
+        return encode(
+            {
+                "type": "over",
+                "table": self.code,
+                "match": self.match_id,
+                "version": self.version,
+                "winner": self.game.winner,
+                "scores": self.game.scores,
+                "record": f"/api/matches/{self.match_id}",
+            }
+        )
+
+    def _broadcast_table(self) -> None:
+        text = encode({"type": "table", "table": self.info()})
+        for listener in list(self.listeners):
+            listener.push(text)
+
+    def _broadcast_state(self) -> None:
+        """Each listener gets its seat's view; a view is built once per seat, not per listener."""
+        texts: dict[int | None, str] = {}
+        over = self._over_message() if self.game is not None and self.game.is_over else None
+        for listener in list(self.listeners):
+            seat = listener.seat
+            text = texts.get(seat)
+            if text is None:
+                text = texts[seat] = self.state_message(seat)
+            listener.push(text)
+            if over is not None:
+                listener.push(over)
+
+    def attach(self, listener: Listener, since: tuple[int | None, int | None] | None) -> None:
+        """Start sending this table's messages to ``listener``: the table, then the state.
+
+        Call it holding the lock, so the state sent is a stored one and no broadcast slips
+        between it and the next.
+        """
+        newly_present = listener.seat is not None and all(
+            other.seat != listener.seat for other in self.listeners
+        )
+        self.listeners.add(listener)
+        if newly_present:
+            self._broadcast_table()
+        else:
+            listener.push(encode({"type": "table", "table": self.info()}))
+        if self.game is not None:
+            listener.push(self.state_message(listener.seat, since))
+            if self.game.is_over:
+                listener.push(self._over_message())
+
+    def detach(self, listener: Listener) -> None:
+        self.listeners.discard(listener)
+        if listener.seat is not None and all(o.seat != listener.seat for o in self.listeners):
+            self._broadcast_table()
+
+    # -- the lobby -------------------------------------------------------------------------
+
+    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
+        """Take a seat as guest ``name``: returns the seat and its secret token."""
+        name = clean_name(name)
+        async with self.lock:
+            if self.status == "playing":
+                raise LobbyError(409, "the match has started: watch it, or join another table")
+            if seat is None:
+                free = [s for s in self.seats if self._is_free(s)]
+                if not free:
+                    raise LobbyError(409, "every seat at this table is taken")
+                chosen = free[0]
+            else:
+                if not 0 <= seat < len(self.seats):
+                    raise LobbyError(422, f"seat must be 0..{len(self.seats) - 1}; got {seat}")
+                chosen = self.seats[seat]
+                if not self._is_free(chosen):
+                    raise LobbyError(409, f"seat {seat} is taken")
+            token = new_seat_token()
+            taken = StoredSeat(chosen.seat, "human", name, None, hash_token(token))
+            await self._storage.save_seat(self.code, taken)
+            self.seats[chosen.seat] = taken
+            self._broadcast_table()
+            return chosen.seat, token
+
+    async def leave(self, token: str) -> None:
+        """Give up a seat. Before the match it is free again; during it a stand-in bot takes it
+        over, so the others can finish."""
+        async with self.lock:
+            seat = self._seat_for(token)
+            if self.status == "playing":
+                level = bots.stand_in_level()
+                left = StoredSeat(seat.seat, "bot", seat.name, level, None)
+            else:
+                left = StoredSeat(seat.seat, "human")
+            await self._storage.save_seat(self.code, left)
+            self.seats[seat.seat] = left
+            self._bots.pop(seat.seat, None)
+            # Whoever takes the seat next must not be watched through the old connections.
+            gone = encode(
+                {"type": "error", "code": "bad_token", "message": "you left this seat"}
+            )
+            for listener in [other for other in self.listeners if other.seat == seat.seat]:
+                self.listeners.discard(listener)
+                listener.push(gone)
+                listener.close(POLICY_VIOLATION, "left the seat")
+            self._broadcast_table()
+            self._schedule_turn()
+
+    async def start(self, token: str) -> None:
+        """Deal the first match, once every seat is taken."""
+        async with self.lock:
+            self._seat_for(token)
+            if self.status != "waiting":
+                raise LobbyError(409, f"the table is {self.status}, not waiting to start")
+            await self._start_match()
+
+    async def rematch(self, token: str) -> None:
+        """After a match, another one with the same seats (once any free seat is taken)."""
+        async with self.lock:
+            self._seat_for(token)
+            if self.status != "over":
+                raise LobbyError(409, f"the table is {self.status}: a rematch follows a match")
+            if any(self._is_free(seat) for seat in self.seats):
+                self.status = "waiting"
+                await self._storage.set_status(self.code, "waiting")
+                self._broadcast_table()
+                return
+            await self._start_match()
+
+    async def start_now(self) -> None:
+        """Deal at once (play against the computer: every other seat is a bot)."""
+        async with self.lock:
+            await self._start_match()
+
+    async def _start_match(self) -> None:
+        free = [seat.seat for seat in self.seats if self._is_free(seat)]
+        if free:
+            raise LobbyError(409, f"seats {free} are still free: a match needs every seat taken")
+        seed = new_seed()
+        game = Game.new(self.rules, seed=seed)
+        players = [
+            {"seat": s.seat, "kind": s.kind, "name": s.name, "level": s.level} for s in self.seats
+        ]
+        self.match_id = await self._storage.insert_match(
+            self.code, self.rules.to_dict(), seed, None, players
+        )
+        self.game, self.plays, self._deck = game, [], None
+        self.status = "playing"
+        self._broadcast_table()
+        self._broadcast_state()
+        self._schedule_turn()
+
+    def resume(self, match_id: int, seed: int, deck: list[str] | None, moves: list[str]) -> None:
+        """Bring back a stored match after a restart, and let its bots play on."""
+        self.game, self.plays = replay_moves(self.rules, seed, deck, moves)
+        self.match_id, self._deck = match_id, deck
+        self._schedule_turn()
+
+    # -- playing ---------------------------------------------------------------------------
+
+    async def play(
+        self,
+        seat: int,
+        code: str,
+        version: int | None = None,
+        ref: str | int | None = None,
+        token: str | None = None,
+    ) -> None:
+        """Play ``code`` for ``seat`` (a person proves the seat is still theirs with ``token``);
+        a refused move raises :class:`ProtocolError` and changes nothing. The move runs in its
+        own task, so a client that goes away in the middle cannot leave it half done."""
+        await asyncio.shield(self._spawn(self._play(seat, code, version, ref, token)))
+
+    async def _play(
+        self, seat: int, code: str, version: int | None, ref: str | int | None, token: str | None
+    ) -> None:
+        async with self.lock:
+            if token is not None and not token_matches(token, self.seats[seat].token_hash):
+                raise ProtocolError("bad_token", "this seat is no longer yours", ref)
+            game = self.game
+            if game is None or self.status != "playing":
+                raise ProtocolError("no_match", "no match is being played at this table", ref)
+            if version is not None and version != self.version:
+                raise ProtocolError(
+                    "stale_version",
+                    f"that move was for version {version}, but the match is at version "
+                    f"{self.version}: look at the latest state and play again",
+                    ref,
+                )
+            if seat != game.to_move:
+                raise ProtocolError(
+                    "not_your_turn", f"not your turn: seat {game.to_move} is to play", ref
+                )
+            try:
+                game.play(code, seat)
+            except InvalidMoveError as error:
+                raise ProtocolError("invalid_move", str(error), ref) from None
+            except IllegalMoveError as error:
+                raise ProtocolError("illegal_move", str(error), ref) from None
+            play = game.last_move
+            assert play is not None and self.match_id is not None
+            finished = None
+            if game.winner is not None:
+                finished = (game.winner, game.record())
+            try:
+                await self._storage.append_move(
+                    self.code, self.match_id, self.version + 1, seat, str(play.move), finished
+                )
+            except Exception:
+                log.exception("table %s: could not store move %s", self.code, play.move)
+                # The game in memory is always the stored moves: take this one back.
+                self.game, self.plays = replay_moves(
+                    self.rules, game.seed, self._deck, [str(p.move) for p in self.plays]
+                )
+                raise ProtocolError(
+                    "server_error", "the move could not be stored; play it again", ref
+                ) from None
+            self.plays.append(play)
+            if game.is_over:
+                self.status = "over"
+                self._broadcast_table()
+            self._broadcast_state()
+            self._schedule_turn()
+
+    def _schedule_turn(self) -> None:
+        """Start whatever plays the next turn without a person: a bot, or the turn timer."""
+        if self._turn is not None:
+            self._turn.cancel()
+            self._turn = None
+        game = self.game
+        if game is None or self.status != "playing" or game.to_move is None:
+            return
+        seat = self.seats[game.to_move]
+        if seat.kind == "bot":
+            player = self._bots.get(seat.seat)
+            if player is None:
+                player = self._bots[seat.seat] = bots.bot_for(seat.level)
+            self._turn = self._spawn(self._bot_turn(seat.seat, player, self.version))
+        elif self._settings.turn_timeout is not None:
+            self._turn = self._spawn(self._timed_out(seat.seat, self.version))
+
+    async def _bot_turn(self, seat: int, player: Player, version: int) -> None:
+        await bots.pause(self._settings.bot_delay)
+        await self._play_for(seat, player, version)
+
+    async def _timed_out(self, seat: int, version: int) -> None:
+        assert self._settings.turn_timeout is not None
+        await asyncio.sleep(self._settings.turn_timeout)
+        await self._play_for(seat, bots.bot_for(bots.stand_in_level()), version)
+
+    async def _play_for(self, seat: int, player: Player, version: int) -> None:
+        game = self.game
+        if game is None or self.version != version or game.to_move != seat:
+            return
+        move = await bots.think(player, game.view(seat), self._executor)
+        try:
+            await self.play(seat, str(move), version)
+        except ProtocolError as error:
+            # A stale version means a person played first or left; anything else is a bot bug.
+            if error.code != "stale_version":
+                log.error("table %s: bot at seat %s played %s: %s", self.code, seat, move, error)
+
+    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """A task the table keeps a reference to until it ends (asyncio holds only weak ones)."""
+        task = asyncio.create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def close(self) -> None:
+        """Stop the table's bots and timers (the server is shutting down)."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
