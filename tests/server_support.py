@@ -1,0 +1,154 @@
+"""Shared by the card-room tests: a real server on a loopback port, and clients that play.
+
+The in-process server is uvicorn on a socket bound to 127.0.0.1 port 0 before it starts, so a
+client may connect at once (the kernel queues it until the app is ready): nothing waits on the
+clock. Bots pause for 0 seconds. ``subprocess_server`` runs ``scopa serve`` as its own process
+for the tests that kill it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from scopa.client import Lobby, TableConnection
+from scopa.server import Settings, create_app
+from scopa.server.run import MAX_FRAME_BYTES
+
+TIMEOUT = 30.0
+"""Seconds any single wait may take before a test fails (never a pause: an upper bound)."""
+
+
+@pytest.fixture
+def anyio_backend() -> tuple[str, dict[str, Any]]:
+    """uvloop, as ``scopa serve`` uses: the plain asyncio loop sometimes holds a message to the
+    second of two sockets for ~40 ms when client and server share the loop."""
+    return "asyncio", {"use_uvloop": True}
+
+
+@dataclass
+class Server:
+    url: str
+    app: Any
+    settings: Settings
+
+    @property
+    def room(self) -> Any:
+        return self.app.state.room
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite+aiosqlite:///{path}"
+
+
+@contextlib.asynccontextmanager
+async def running_server(settings: Settings) -> AsyncIterator[Server]:
+    """The card room in this event loop, listening on a free loopback port."""
+    app = create_app(settings)
+    listener = socket.create_server(("127.0.0.1", 0), backlog=1024)
+    port = listener.getsockname()[1]
+    config = uvicorn.Config(
+        app, log_level="warning", ws_max_size=MAX_FRAME_BYTES, lifespan="on"
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve(sockets=[listener]))
+    try:
+        yield Server(f"http://127.0.0.1:{port}", app, settings)
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, TIMEOUT)
+        listener.close()
+
+
+def settings_for(tmp_path: Path, **changes: Any) -> Settings:
+    """Settings for a test: a SQLite file in ``tmp_path`` and bots that play at once."""
+    base = Settings(db_url=sqlite_url(tmp_path / "room.db"), bot_delay=(0.0, 0.0))
+    return replace(base, **changes)
+
+
+@dataclass
+class Seated:
+    """A person at a table: the seat, its token and the open connection."""
+
+    seat: int
+    token: str
+    connection: TableConnection
+
+
+async def seat_people(
+    lobby: Lobby, url: str, players: int = 2, **choices: Any
+) -> tuple[str, list[Seated]]:
+    """A table of ``players`` people, each seated and connected, dealt and ready."""
+    created = await lobby.create_table(players=players, name="Ada", **choices)
+    code = created["table"]["code"]
+    grants = [(created["seat"], created["token"])]
+    for k in range(1, players):
+        joined = await lobby.join(code, f"Guest {k}")
+        grants.append((joined["seat"], joined["token"]))
+    people = [
+        Seated(seat, token, await TableConnection.open(url, code, token))
+        for seat, token in grants
+    ]
+    await lobby.start(code, grants[0][1])
+    for person in people:
+        await person.connection.wait_for(lambda m: m["type"] == "state", TIMEOUT)
+    return code, people
+
+
+async def play_randomly(person: Seated, rng: random.Random) -> list[dict[str, Any]]:
+    """Play random legal moves for ``person`` until the match is over; returns every message."""
+    connection = person.connection
+    seen: list[dict[str, Any]] = []
+    sent_for = -1
+    while connection.over is None:
+        if connection.my_turn and connection.version != sent_for:
+            assert connection.view is not None and connection.version is not None
+            sent_for = connection.version
+            await connection.move(rng.choice(connection.view["legal_moves"]))
+        seen.append(await connection.recv(TIMEOUT))
+    return seen
+
+
+@dataclass
+class ServerProcess:
+    process: subprocess.Popen[str]
+    url: str
+
+    def kill(self) -> None:
+        """``kill -9``: no shutdown, no flush, nothing but what was already committed."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(TIMEOUT)
+
+
+@contextlib.contextmanager
+def subprocess_server(db: str, *options: str) -> Iterator[ServerProcess]:
+    """``scopa serve`` in its own process on a free loopback port; its first line is the URL."""
+    command = [sys.executable, "-m", "scopa", "serve", "--port", "0", "--db", db, *options]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, env=env
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert "card room is open at" in line, f"scopa serve said {line!r}"
+        yield ServerProcess(process, line.split()[-1])
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGKILL)
+        process.wait(TIMEOUT)
+        if process.stdout is not None:
+            process.stdout.close()
