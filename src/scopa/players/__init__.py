@@ -15,10 +15,14 @@ from collections.abc import Callable
 from typing import Final
 
 from .base import Player, unseen_mask
+from .expert import ExpertPlayer
+from .greedy import GreedyPlayer
 from .random_player import RandomPlayer
 
 _FACTORIES: Final[dict[str, Callable[[int | None], Player]]] = {
     "random": RandomPlayer,
+    "greedy": GreedyPlayer,
+    "expert": ExpertPlayer,
 }
 
 LEVELS: Final = tuple(_FACTORIES)
@@ -34,4 +38,12 @@ def make_player(level: str, seed: int | None = None) -> Player:
     return factory(seed)
 
 
-__all__ = ["LEVELS", "Player", "RandomPlayer", "make_player", "unseen_mask"]
+__all__ = [
+    "LEVELS",
+    "ExpertPlayer",
+    "GreedyPlayer",
+    "Player",
+    "RandomPlayer",
+    "make_player",
+    "unseen_mask",
+]
