@@ -1,9 +1,10 @@
-"""The ``scopa`` command: presets, a first deal, recorded matches and their replays.
+"""The ``scopa`` command: presets, deals, recorded matches, replays and tournaments.
 
     scopa presets
     scopa deal --preset escoba --players 4 --seed 3 --deck-look spanish
     scopa record --preset scopa --seed 5 -o match.json
     scopa replay match.json --deck-look italian
+    scopa tournament expert greedy --preset escoba --matches 200 --jobs 2
 
 An adapter over the library: it parses arguments, reads and writes JSON and
 prints with rich; every rule lives in the core. Bad input prints one line to
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib.util
 import json
 import os
 import random
@@ -23,12 +25,21 @@ from typing import Any, NoReturn
 
 from rich import box
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
-from . import __version__
+from . import __version__, tournament
 from .cards import RE_BELLO, SETTEBELLO, Card
 from .game import Game
 from .looks import LOOKS, card_label, cards_label
+from .players import make_player
 from .rules import PRESETS, Rules, preset_names
 from .scoring import RoundScore
 from .view import Play
@@ -421,16 +432,133 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(settings, args.host, args.port)
 
 
+def _percent(value: float) -> str:
+    return f"{value:.1%}"
+
+
+def _tournament_table(result: tournament.Tournament) -> Table:
+    """One row per level: matches won, win rate and interval, points, sweeps, time per move."""
+    low, high = result.paired_interval
+    table = Table(box=box.SIMPLE_HEAD)
+    table.add_column("level", no_wrap=True)
+    for heading in ("sides", "won", "win rate", "95% CI (paired)", "points/round"):
+        table.add_column(heading, justify="right", no_wrap=True)
+    for heading in ("sweeps/round", "ms/move", "worst ms"):
+        table.add_column(heading, justify="right", no_wrap=True)
+    first, second = result.level_stats()
+    # The second level wins exactly the matches the first loses: its interval mirrors.
+    intervals = ((low, high), (1 - high, 1 - low))
+    for stats, (lo, hi) in zip((first, second), intervals, strict=True):
+        table.add_row(
+            f"[bold]{stats.level}[/bold]",
+            str(stats.sides),
+            f"{stats.wins} / {result.games}",
+            _percent(stats.wins / result.games),
+            f"{lo * 100:.1f} - {hi * 100:.1f}%",
+            f"{stats.points_per_round:.2f}",
+            f"{stats.sweeps_per_round:.2f}",
+            f"{stats.mean_time * 1000:.2f}",
+            f"{stats.worst_time * 1000:.1f}",
+        )
+    table.caption = "points and sweeps: per round and side; ms: time to choose a move"
+    return table
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    rules = build_rules(args)
+    for level in (args.first, args.second):
+        try:
+            make_player(level)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+    if args.matches < 1:
+        raise UsageError(f"--matches must be 1 or more; got {args.matches}")
+    if args.jobs < 1:
+        raise UsageError(f"--jobs must be 1 or more; got {args.jobs}")
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        raise UsageError("--plot needs matplotlib: pip install 'scopa[plot]'")
+    games = args.matches * rules.sides
+    console = _console()
+    console.print(
+        f"[bold]{args.first} vs {args.second}[/bold]: {rules_summary(rules)}", soft_wrap=True
+    )
+    console.print(
+        f"Paired deals: {args.matches} seeds x {rules.sides} = {games} matches, each seed "
+        f"played with {args.first} at each side in turn and {args.second} at the others; "
+        f"seed {args.seed}, {args.jobs} job{'s' if args.jobs > 1 else ''}",
+        soft_wrap=True,
+    )
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("matches"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    progress_console = _console(stderr=True)
+    with Progress(
+        *columns, console=progress_console, disable=not progress_console.is_terminal
+    ) as progress:
+        task = progress.add_task(f"{args.first} vs {args.second}", total=games)
+        result = tournament.run(
+            args.first,
+            args.second,
+            rules,
+            seeds=args.matches,
+            seed=args.seed,
+            jobs=args.jobs,
+            progress=lambda done: progress.advance(task, done),
+        )
+    console.print(_tournament_table(result))
+    low, high = result.paired_interval
+    wilson_low, wilson_high = result.wilson_interval
+    console.print(
+        f"[bold]{args.first} wins {_percent(result.win_rate)} of {games} matches[/bold] "
+        f"(95% CI {_percent(low)} - {_percent(high)}, paired: each seed's {rules.sides} "
+        f"matches are one unit; Wilson over single matches {_percent(wilson_low)} - "
+        f"{_percent(wilson_high)}; equal strength would give "
+        f"{_percent(result.expected_win_rate)})",
+        soft_wrap=True,
+    )
+    by_side = ", ".join(
+        f"{_percent(rate)} at side {side}" for side, rate in enumerate(result.win_rate_by_side())
+    )
+    console.print(f"{args.first} by side: {by_side}", soft_wrap=True)
+    if args.json:
+        _write_text(args.json, json.dumps(result.to_dict(), indent=1) + "\n")
+        console.print(f"Wrote {args.json}", soft_wrap=True)
+    if args.plot:
+        from .plot import plot_win_rates
+
+        try:
+            plot_win_rates(result, args.plot)
+        except (OSError, ValueError) as error:
+            raise UsageError(f"cannot write {args.plot}: {error}") from None
+        console.print(f"Wrote {args.plot}", soft_wrap=True)
+    return 0
+
+
+def _write_text(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+
+
 # -- the parser ------------------------------------------------------------------------
 
 
-def _add_rule_options(parser: argparse.ArgumentParser) -> None:
+def _add_rule_options(
+    parser: argparse.ArgumentParser, seed_help: str = "seed of every shuffle (default: random)"
+) -> None:
     parser.add_argument(
         "--preset", default="scopa", help=f"rule preset: {', '.join(PRESETS)} (default scopa)"
     )
     parser.add_argument("--players", type=int, help="2, 3, 4 or 6 (default: the preset's)")
     parser.add_argument("--teams", type=int, help="number of sides: 3 lets 6 players play in pairs")
-    parser.add_argument("--seed", type=int, help="seed of every shuffle (default: random)")
+    parser.add_argument("--seed", type=int, help=seed_help)
     parser.add_argument(
         "--rule",
         action="append",
@@ -489,6 +617,28 @@ def build_parser() -> argparse.ArgumentParser:
         "--turn-timeout", type=float, metavar="SECONDS", help="a bot plays for a slow person"
     )
     serve.set_defaults(run=cmd_serve)
+
+    contest = commands.add_parser(
+        "tournament",
+        help="play two bot levels against each other on paired deals and compare them",
+    )
+    contest.add_argument("first", help="level whose win rate is measured (random, greedy, ...)")
+    contest.add_argument("second", help="level it plays against")
+    _add_rule_options(contest, seed_help="seed the match seeds are drawn from (default 1)")
+    contest.set_defaults(seed=1)
+    contest.add_argument(
+        "--matches",
+        type=int,
+        default=100,
+        help="match seeds, each played once per side: 2 players give 2 matches a seed "
+        "(default 100)",
+    )
+    contest.add_argument("--jobs", type=int, default=1, help="processes to play on (default 1)")
+    contest.add_argument("--json", metavar="FILE", help="write every figure and match as JSON")
+    contest.add_argument(
+        "--plot", metavar="FILE", help="draw the win rates with their intervals (matplotlib)"
+    )
+    contest.set_defaults(run=cmd_tournament)
     return parser
 
 
