@@ -1,10 +1,11 @@
-"""The ``scopa`` command: presets, deals, recorded matches, replays and tournaments.
+"""The ``scopa`` command: presets, deals, recorded matches, tournaments and a game to play.
 
     scopa presets
     scopa deal --preset escoba --players 4 --seed 3 --deck-look spanish
     scopa record --preset scopa --seed 5 -o match.json
     scopa replay match.json --deck-look italian
     scopa tournament expert greedy --preset escoba --matches 200 --jobs 2
+    scopa play --preset escoba --players 4 --opponents expert --deck italian
 
 An adapter over the library: it parses arguments, reads and writes JSON and
 prints with rich; every rule lives in the core. Bad input prints one line to
@@ -547,6 +548,20 @@ def _write_text(path: str, text: str) -> None:
         raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    rules = build_rules(args)
+    try:
+        make_player(args.opponents)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    # Imported here: only this command needs the terminal game.
+    from .terminal import TerminalGame
+
+    game = _new_game(rules, args.seed)
+    console = _console()
+    return TerminalGame(game, args.opponents, args.deck_look, sys.stdin, console, args.name).run()
+
+
 # -- the parser ------------------------------------------------------------------------
 
 
@@ -639,6 +654,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--plot", metavar="FILE", help="draw the win rates with their intervals (matplotlib)"
     )
     contest.set_defaults(run=cmd_tournament)
+
+    play = commands.add_parser("play", help="play a match in the terminal against bots")
+    _add_rule_options(play)
+    play.add_argument(
+        "--opponents", default="expert", help="level of every bot, partners too (default expert)"
+    )
+    play.add_argument(
+        "--deck",
+        "--deck-look",
+        dest="deck_look",
+        default="french",
+        choices=LOOKS,
+        help="how cards are shown (default french)",
+    )
+    play.add_argument("--name", default="You", help="your name at the table")
+    play.set_defaults(run=cmd_play)
     return parser
 
 
