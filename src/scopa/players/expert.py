@@ -38,9 +38,12 @@ class ExpertWeights(Weights):
 
     reply: float = 1.0
     """How much the next player's expected take counts against a move."""
-    follow: float = 0.7
-    """How much the take of the player after that counts (for this side if it is this seat
-    or a partner, against it if it is another opponent)."""
+    follow: float = 1.0
+    """How much this seat's own best capture after the reply counts, when it knows its hand."""
+    follow_hidden: float = 0.7
+    """How much the expected take of the player after the reply counts when its hand is
+    hidden: a partner's (for this side), another opponent's (against it), or this seat's
+    after a new deal."""
 
 
 WEIGHTS: Final = ExpertWeights()
@@ -177,9 +180,10 @@ class _Position:
             return gain
         outcomes = self.replies(left, capturer)
         score = gain - weights.reply * sum(chance * take for chance, take, _ in outcomes)
-        if weights.follow and not self.reply_is_last and self.follower is not None:
+        if not self.reply_is_last and self.follower is not None:
             hand = self.hand & ~move.card_bit if self.follow_is_me else 0
-            score += weights.follow * sum(
+            weight = weights.follow if hand else weights.follow_hidden
+            score += weight * sum(
                 chance * self.follow_value(hand, after) for chance, _, after in outcomes
             )
         return score
