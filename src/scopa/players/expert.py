@@ -110,6 +110,8 @@ class _Hidden:
 
     def __init__(self, pool: int, size: int, worths: tuple[float, ...]) -> None:
         count = pool.bit_count()
+        # A view built by hand may claim more hidden cards than it leaves unseen: clamp.
+        size = min(size, count)
         whole = comb(count, size)
         self.none_held = [comb(count - k, size) / whole for k in range(count + 1)]
         """``none_held[k]``: the chance the hand holds none of ``k`` given pool cards."""

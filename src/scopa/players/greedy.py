@@ -5,7 +5,9 @@ that plays sensibly card by card, which the ``expert`` must beat. Captures are
 ranked the way a beginner weighs them, one category after another: a sweep
 first, then the settebello, coins, sevens and sixes, the number of cards, and
 the primiera value of the cards taken. A trail is chosen to leave no table that
-some card could sweep, and then to give away the least.
+some card could sweep, and then to give away the least. In team games its
+captures score for its side; looking no further than its own move, it treats
+partners and opponents alike.
 """
 
 from __future__ import annotations
