@@ -17,6 +17,10 @@ if ! cmp -s pyproject.toml "$stamp"; then
     cp pyproject.toml "$stamp"
 fi
 
+# The storage tests also run on PostgreSQL: start (or reuse) a loopback server for them. When it
+# cannot be had, they are skipped with the reason, and everything else still runs.
+eval "$(bash scripts/postgres.sh)"
+
 # Run all three checks so one report shows every failure; exit with the first failing status.
 # Nothing is masked: pytest's status 5 (no tests collected) fails the run like any other.
 status=0

@@ -1,0 +1,159 @@
+"""Storage: migrations build the schema, group commits keep each write's fate its own, and the
+same storage (and a whole match) works on PostgreSQL.
+
+The PostgreSQL tests use the server that ``scripts/test.sh`` starts on loopback and names in
+``SCOPA_TEST_POSTGRES``; each test gets a database of its own, dropped afterwards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import secrets
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from scopa.client import Lobby
+from scopa.server.schema import metadata
+from scopa.server.storage import Storage, StoredSeat, async_url
+
+from .server_support import (
+    anyio_backend,
+    play_randomly,
+    running_server,
+    seat_people,
+    settings_for,
+    sqlite_url,
+)
+
+pytestmark = pytest.mark.anyio
+__all__ = ["anyio_backend"]
+
+POSTGRES = os.environ.get("SCOPA_TEST_POSTGRES")
+NO_POSTGRES = os.environ.get(
+    "SCOPA_TEST_POSTGRES_MISSING",
+    "no PostgreSQL server: scripts/test.sh starts one and sets SCOPA_TEST_POSTGRES",
+)
+
+
+@contextlib.asynccontextmanager
+async def fresh_postgres() -> AsyncIterator[str]:
+    """A fresh, empty PostgreSQL database, dropped afterwards."""
+    if not POSTGRES:
+        pytest.skip(NO_POSTGRES)
+    import asyncpg  # type: ignore[import-untyped]
+
+    name = f"scopa_test_{secrets.token_hex(6)}"
+    admin = await asyncpg.connect(POSTGRES)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield sa.make_url(POSTGRES).set(database=name).render_as_string(hide_password=False)
+        finally:
+            await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+@pytest.fixture
+async def postgres_url() -> AsyncIterator[str]:
+    async with fresh_postgres() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    if request.param == "sqlite":
+        yield sqlite_url(tmp_path / "room.db")
+    else:
+        async with fresh_postgres() as url:
+            yield url
+
+
+async def test_the_migrations_build_exactly_the_schema(db_url: str) -> None:
+    storage = Storage(db_url)
+    await storage.open()
+    try:
+        async with storage.engine.connect() as connection:
+            differences = await connection.run_sync(
+                lambda sync: compare_metadata(MigrationContext.configure(sync), metadata)
+            )
+        assert differences == []
+        # Opening again finds the schema up to date and changes nothing.
+        await storage.close()
+        storage = Storage(db_url)
+        await storage.open()
+    finally:
+        await storage.close()
+
+
+async def test_a_match_is_stored_and_read_back(db_url: str) -> None:
+    storage = Storage(db_url)
+    await storage.open()
+    try:
+        seats = [StoredSeat(0, "human", "Ada", None, "a" * 64), StoredSeat(1, "bot", "B", "random")]
+        await storage.insert_table("ABC234", {"name": "scopa"}, "italian", seats)
+        with pytest.raises(sa.exc.IntegrityError):
+            await storage.insert_table("ABC234", {}, "french", seats)
+        seed = 2**63 - 1  # the largest seed the server draws still fits
+        match = await storage.insert_match("ABC234", {"name": "scopa"}, seed, None, [])
+        assert await storage.active_table_codes() == ["ABC234"]
+        assert await storage.load_match_record(match) == ("playing", None)
+        await storage.append_move("ABC234", match, 1, 0, "5D")
+        await storage.append_move("ABC234", match, 2, 1, "5Hx5D", finished=(1, {"moves": 2}))
+        table = await storage.load_table("ABC234")
+        assert table is not None and table.status == "over" and table.look == "italian"
+        assert table.seats == seats
+        assert table.match is not None and table.match.seed == seed
+        assert table.match.moves == ["5D", "5Hx5D"]
+        assert await storage.load_match_record(match) == ("over", {"moves": 2, "players": []})
+        assert await storage.active_table_codes() == []
+        assert await storage.load_table("NOSUCH") is None
+    finally:
+        await storage.close()
+
+
+async def test_writes_are_committed_together_and_fail_alone(tmp_path: Path) -> None:
+    storage = Storage(sqlite_url(tmp_path / "room.db"))
+    await storage.open()
+    try:
+        await storage.insert_table("ABC234", {}, "french", [StoredSeat(0, "human")])
+        match = await storage.insert_match("ABC234", {}, 1, None, [])
+        # Move 3 twice: one of the batch is refused by the primary key, the rest go through.
+        numbers = [1, 2, 3, 3, 4, 5]
+        results = await asyncio.gather(
+            *(storage.append_move("ABC234", match, n, 0, f"{n}D") for n in numbers),
+            return_exceptions=True,
+        )
+        failed = [n for n, r in zip(numbers, results, strict=True) if r is not None]
+        assert failed == [3] and isinstance(results[3], sa.exc.IntegrityError)
+        table = await storage.load_table("ABC234")
+        assert table is not None and table.match is not None
+        assert table.match.moves == ["1D", "2D", "3D", "4D", "5D"]
+    finally:
+        await storage.close()
+
+
+def test_database_urls_get_asyncio_drivers() -> None:
+    assert async_url("postgresql://u:p@127.0.0.1/db").drivername == "postgresql+asyncpg"
+    assert async_url("postgres://127.0.0.1/db").drivername == "postgresql+asyncpg"
+    assert async_url("sqlite:///x.db").drivername == "sqlite+aiosqlite"
+    assert async_url("sqlite+aiosqlite:///x.db").drivername == "sqlite+aiosqlite"
+
+
+async def test_a_whole_match_on_postgresql(tmp_path: Path, postgres_url: str) -> None:
+    settings = settings_for(tmp_path, db_url=postgres_url)
+    async with running_server(settings) as server, Lobby(server.url) as lobby:
+        _, people = await seat_people(lobby, server.url)
+        await asyncio.gather(*(play_randomly(p, random.Random(k)) for k, p in enumerate(people)))
+        match = people[0].connection.match
+        assert match is not None
+        record = await lobby.match_record(match)
+        assert len(record["moves"]) == people[0].connection.version
