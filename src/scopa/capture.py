@@ -19,7 +19,10 @@ from .rules import Rules
 _MAX_USEFUL_SUM: Final = 14
 """No capture ever needs table cards worth more than 14 (escoba: 15 minus an Ace)."""
 
-_MEMO_LIMIT: Final = 1 << 19
+_MEMO_LIMIT: Final = 1 << 14
+"""Entries per memo (one per card, one for hands) before it is emptied: memory stays
+bounded (tens of MB at most) in long-running servers and tournaments."""
+_SUMS_LIMIT: Final = 1 << 16
 _SUMS: dict[int, dict[int, tuple[int, ...]]] = {}
 _VALUES: Final = tuple(CAPTURE_VALUES[i % 10] for i in range(40))
 _TRAILS: Final = tuple(move_of(i, 0) for i in range(40))
@@ -43,7 +46,7 @@ def _sums_of(table: int) -> dict[int, tuple[int, ...]]:
     for mask, total in subsets[1:]:
         grouped.setdefault(total, []).append(mask)
     sums = {total: tuple(masks) for total, masks in grouped.items()}
-    if len(_SUMS) >= _MEMO_LIMIT:
+    if len(_SUMS) >= _SUMS_LIMIT:
         _SUMS.clear()
     _SUMS[table] = sums
     return sums
