@@ -26,7 +26,7 @@ import uvicorn
 
 from scopa.client import Lobby, TableConnection
 from scopa.server import Settings, create_app
-from scopa.server.run import MAX_FRAME_BYTES
+from scopa.server.run import uvicorn_config
 
 TIMEOUT = 30.0
 """Seconds any single wait may take before a test fails (never a pause: an upper bound)."""
@@ -60,10 +60,7 @@ async def running_server(settings: Settings) -> AsyncIterator[Server]:
     app = create_app(settings)
     listener = socket.create_server(("127.0.0.1", 0), backlog=1024)
     port = listener.getsockname()[1]
-    config = uvicorn.Config(
-        app, log_level="warning", ws_max_size=MAX_FRAME_BYTES, lifespan="on"
-    )
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(uvicorn_config(app))
     task = asyncio.create_task(server.serve(sockets=[listener]))
     try:
         yield Server(f"http://127.0.0.1:{port}", app, settings)

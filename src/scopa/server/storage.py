@@ -3,14 +3,20 @@
 Every write goes through one writer task on one connection at a time. It takes whatever writes
 are waiting, runs them in one transaction and commits once (a group commit), then answers each
 caller: a move's caller is answered only after the commit, so a move is stored before anyone is
-told about it, and SQLite's single-writer lock is never fought over. SQLite runs in WAL mode, so
-reads (a table loaded after a restart, a finished match's record) never wait for the writer.
+told about it, and SQLite's single-writer lock is never fought over. The moves of a batch go in
+as one multi-row insert, since each statement costs a trip to the driver's thread.
+
+SQLite runs in WAL mode, so reads (a table loaded after a restart, a finished match's record)
+never wait for the writer. Its checkpoints (copying the log into the database, with an fsync)
+run on another connection every second instead of inside some unlucky commit, where they
+stalled every table's moves for up to a second under load.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -24,12 +30,14 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from .schema import matches, moves, seats, tables
 
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 Write = Callable[[AsyncConnection], Awaitable[Any]]
 
 MIGRATIONS: Final = Path(__file__).parent / "migrations"
 MAX_BATCH: Final = 512
 """Writes committed together at most; more wait for the next commit."""
+CHECKPOINT_SECONDS: Final = 1.0
 _ASYNC_DRIVERS: Final = {
     "sqlite": "sqlite+aiosqlite",
     "postgresql": "postgresql+asyncpg",
@@ -84,6 +92,26 @@ class StoredTable:
     match: StoredMatch | None
 
 
+@dataclass(frozen=True)
+class _Move:
+    """A move waiting for the writer (kept apart from other writes for the multi-row insert)."""
+
+    code: str
+    match_id: int
+    number: int
+    seat: int
+    move: str
+    finished: tuple[int, dict[str, Any]] | None
+
+    def row(self) -> dict[str, Any]:
+        return {
+            "match_id": self.match_id,
+            "number": self.number,
+            "seat": self.seat,
+            "move": self.move,
+        }
+
+
 def _seat_values(code: str, seat: StoredSeat) -> dict[str, Any]:
     return {
         "table_code": code,
@@ -110,20 +138,28 @@ class Storage:
         self.engine: AsyncEngine = create_async_engine(self.url, pool_pre_ping=True)
         if self.url.get_backend_name() == "sqlite":
             sa.event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-        self._queue: asyncio.Queue[tuple[Write, asyncio.Future[Any]]] = asyncio.Queue()
-        self._writer: asyncio.Task[None] | None = None
+        self._queue: asyncio.Queue[tuple[Write | _Move, asyncio.Future[Any]]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._writer: AsyncConnection | None = None
+        """The writer's own connection, kept open: a checkout from the pool per commit (with
+        its ping and reset) cost more than the commit itself."""
 
     async def open(self) -> None:
         """Bring the schema up to date and start the writer."""
         async with self.engine.begin() as connection:
             await connection.run_sync(_upgrade)
-        self._writer = asyncio.create_task(self._write_batches(), name="scopa-storage-writer")
+        self._tasks.append(asyncio.create_task(self._write_batches(), name="scopa-writer"))
+        if self.url.get_backend_name() == "sqlite":
+            self._tasks.append(asyncio.create_task(self._checkpoints(), name="scopa-checkpoints"))
 
     async def close(self) -> None:
-        if self._writer is not None:
-            self._writer.cancel()
+        for task in self._tasks:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._writer
+                await task
+        self._tasks.clear()
+        if self._writer is not None:
+            await self._writer.close()
             self._writer = None
         await self.engine.dispose()
 
@@ -131,18 +167,23 @@ class Storage:
 
     async def write(self, operation: Callable[[AsyncConnection], Awaitable[T]]) -> T:
         """Run ``operation`` in the writer's next transaction; return once it is committed."""
-        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((operation, done))
+        result: T = await self._enqueue(operation)
+        return result
+
+    async def _enqueue(self, item: Write | _Move) -> Any:
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((item, done))
         return await done
 
     async def _write_batches(self) -> None:
+        """The writer. A table waits for its write before making another, so the writes of one
+        batch are from different tables and their order within it does not matter."""
         while True:
             batch = [await self._queue.get()]
             while len(batch) < MAX_BATCH and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
             try:
-                async with self.engine.begin() as connection:
-                    results = [await operation(connection) for operation, _ in batch]
+                results = await self._commit([item for item, _ in batch])
             except asyncio.CancelledError:
                 for _, done in batch:
                     done.cancel()
@@ -155,17 +196,45 @@ class Storage:
                     if not done.done():
                         done.set_result(result)
 
-    async def _write_alone(self, batch: list[tuple[Write, asyncio.Future[Any]]]) -> None:
-        for operation, done in batch:
+    async def _commit(self, items: list[Write | _Move]) -> list[Any]:
+        """Run ``items`` in one transaction: their results, in order, once committed."""
+        results: list[Any] = []
+        connection = self._writer
+        if connection is None or connection.closed or connection.invalidated:
+            connection = self._writer = await self.engine.connect()
+        async with connection.begin():
+            moved = [item for item in items if isinstance(item, _Move)]
+            if moved:
+                await connection.execute(moves.insert(), [move.row() for move in moved])
+            for item in items:
+                if isinstance(item, _Move):
+                    if item.finished is not None:
+                        await _finish(connection, item)
+                    results.append(None)
+                else:
+                    results.append(await item(connection))
+        return results
+
+    async def _write_alone(self, batch: list[tuple[Write | _Move, asyncio.Future[Any]]]) -> None:
+        for item, done in batch:
             try:
-                async with self.engine.begin() as connection:
-                    result = await operation(connection)
+                (result,) = await self._commit([item])
             except Exception as error:
                 if not done.done():
                     done.set_exception(error)
             else:
                 if not done.done():
                     done.set_result(result)
+
+    async def _checkpoints(self) -> None:
+        """Copy SQLite's log into the database now and then, off the writer's connection."""
+        while True:
+            await asyncio.sleep(CHECKPOINT_SECONDS)
+            try:
+                async with self.engine.connect() as connection:
+                    await connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except sa.exc.SQLAlchemyError:
+                log.exception("SQLite checkpoint failed; the next one will try again")
 
     # -- writes ----------------------------------------------------------------------------
 
@@ -251,22 +320,7 @@ class Storage:
         writers could never both extend a match.
         """
 
-        async def run(connection: AsyncConnection) -> None:
-            await connection.execute(
-                moves.insert().values(match_id=match_id, number=number, seat=seat, move=move)
-            )
-            if finished is not None:
-                winner, record = finished
-                await connection.execute(
-                    matches.update()
-                    .where(matches.c.id == match_id)
-                    .values(status="over", winner=winner, record=record, finished_at=now())
-                )
-                await connection.execute(
-                    tables.update().where(tables.c.code == code).values(status="over")
-                )
-
-        await self.write(run)
+        await self._enqueue(_Move(code, match_id, number, seat, move, finished))
 
     # -- reads -----------------------------------------------------------------------------
 
@@ -329,12 +383,27 @@ class Storage:
         return row.status, {**row.record, "players": row.players}
 
 
+async def _finish(connection: AsyncConnection, move: _Move) -> None:
+    """The match ``move`` ended: its winner and record, and the table is over."""
+    assert move.finished is not None
+    winner, record = move.finished
+    await connection.execute(
+        matches.update()
+        .where(matches.c.id == move.match_id)
+        .values(status="over", winner=winner, record=record, finished_at=now())
+    )
+    await connection.execute(
+        tables.update().where(tables.c.code == move.code).values(status="over")
+    )
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     """WAL lets readers run beside the writer; NORMAL sync keeps every commit through a crash of
     the process (``kill -9``), and only an OS crash could lose the last commits."""
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA wal_autocheckpoint=0")  # see _checkpoints
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()

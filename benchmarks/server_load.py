@@ -1,0 +1,268 @@
+"""Load on the card room: N tables of two simulated people each, over real WebSockets.
+
+Starts ``scopa serve`` as a separate process on a free loopback port with a fresh SQLite file,
+seats two people at each of N tables, and lets them play: each person thinks for a while
+(``--think`` seconds on average) and plays a random legal move. Every move is timed from its
+sending to the arrival of its broadcast, at the mover and at the other seat. When the time is
+up, nobody starts a new move; the run waits for the moves in flight, then checks that every
+acknowledged move is stored (the server's version of each table) and none was lost.
+
+    .venv/bin/python benchmarks/server_load.py                      # 500 tables, 60 s
+    .venv/bin/python benchmarks/server_load.py --tables 50 --seconds 10
+
+Prints figures to compare; it never passes or fails on a time. Only loopback addresses are
+used, and the run is bounded by ``--seconds`` (plus setup and a drain of at most 30 s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import uvloop
+
+from scopa.client import Lobby, TableConnection
+
+SETUP_CONCURRENCY = 32
+DRAIN_SECONDS = 30.0
+
+
+@dataclass
+class Stats:
+    ack_ms: list[float] = field(default_factory=list)
+    """Mover: sending a move to receiving its own broadcast."""
+    broadcast_ms: list[float] = field(default_factory=list)
+    """The other seat: the mover's sending to this seat receiving the broadcast."""
+    sent: int = 0
+    acked: int = 0
+    errors: list[str] = field(default_factory=list)
+    gaps: int = 0
+    matches_finished: int = 0
+
+
+@dataclass
+class TableRun:
+    code: str
+    tokens: list[str]
+    sent_at: dict[tuple[int, int], float] = field(default_factory=dict)
+    """(match, version after the move) -> when the move was sent."""
+    acked_version: dict[int, int] = field(default_factory=dict)
+    """match -> last version acknowledged to its mover."""
+
+
+async def person(
+    lobby: Lobby,
+    table: TableRun,
+    seat: int,
+    connection: TableConnection,
+    stats: Stats,
+    think: float,
+    stop: asyncio.Event,
+    seed: float,
+) -> None:
+    """Play until ``stop``, then until the last move this person sent is acknowledged."""
+    rng = random.Random(seed)
+    last_version: dict[int, int] = {}
+    pending: asyncio.Task[None] | None = None
+
+    async def play_later(match: int, version: int, move: str) -> None:
+        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+        if stop.is_set() or connection.match != match or connection.version != version:
+            return
+        table.sent_at[(match, version + 1)] = time.perf_counter()
+        stats.sent += 1
+        await connection.move(move)
+
+    def consider(message_view: dict[str, Any]) -> None:
+        nonlocal pending
+        if connection.my_turn and not stop.is_set():
+            assert connection.match is not None and connection.version is not None
+            move = rng.choice(message_view["legal_moves"])
+            pending = asyncio.create_task(play_later(connection.match, connection.version, move))
+
+    assert connection.view is not None
+    consider(connection.view)
+    while True:
+        if stop.is_set() and (pending is None or pending.done()):
+            outstanding = [k for k in table.sent_at if k[1] > table.acked_version.get(k[0], 0)]
+            if not outstanding:
+                return
+        try:
+            message = await connection.recv(0.5)
+        except TimeoutError:
+            continue
+        now = time.perf_counter()
+        kind = message["type"]
+        if kind == "error":
+            stats.errors.append(f"{table.code} seat {seat}: {message['code']} {message['message']}")
+        elif kind == "state":
+            match, version = message["match"], message["version"]
+            previous = last_version.get(match)
+            if previous is not None and version != previous + 1:
+                stats.gaps += 1
+            last_version[match] = version
+            sent = table.sent_at.get((match, version))
+            play = message["play"]
+            if sent is not None and play is not None:
+                if play["seat"] == seat:
+                    stats.ack_ms.append((now - sent) * 1000)
+                    stats.acked += 1
+                    table.acked_version[match] = version
+                else:
+                    stats.broadcast_ms.append((now - sent) * 1000)
+            consider(message["view"])
+        elif kind == "over" and seat == 0:
+            stats.matches_finished += 1
+            if not stop.is_set():
+                await lobby.rematch(table.code, table.tokens[0])
+
+
+async def seat_table(
+    url: str, lobby: Lobby, gate: asyncio.Semaphore
+) -> tuple[TableRun, list[TableConnection]]:
+    async with gate:
+        created = await lobby.create_table(name="Ada")
+        code = created["table"]["code"]
+        joined = await lobby.join(code, "Bruno")
+        table = TableRun(code, [created["token"], joined["token"]])
+        connections = [await TableConnection.open(url, code, token) for token in table.tokens]
+        await lobby.start(code, table.tokens[0])
+        for connection in connections:
+            await connection.wait_for(lambda m: m["type"] == "state")
+        return table, connections
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process, from /proc (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run(args: argparse.Namespace, url: str, pid: int) -> int:
+    stats = Stats()
+    stop = asyncio.Event()
+    async with Lobby(url, timeout=60) as lobby:
+        started = time.perf_counter()
+        gate = asyncio.Semaphore(SETUP_CONCURRENCY)
+        seated = await asyncio.gather(*(seat_table(url, lobby, gate) for _ in range(args.tables)))
+        setup = time.perf_counter() - started
+        print(f"setup: {args.tables} tables, {2 * args.tables} sockets in {setup:.1f} s")
+        rng = random.Random(args.seed)
+        cpu_before = cpu_seconds(pid)
+        mine_before = cpu_seconds(os.getpid())
+        began = time.perf_counter()
+        people = [
+            asyncio.create_task(
+                person(lobby, table, seat, connection, stats, args.think, stop, rng.random())
+            )
+            for table, connections in seated
+            for seat, connection in enumerate(connections)
+        ]
+        await asyncio.sleep(args.seconds)
+        stop.set()
+        played = time.perf_counter() - began
+        cpu = cpu_seconds(pid) - cpu_before
+        mine = cpu_seconds(os.getpid()) - mine_before
+        _, late = await asyncio.wait(people, timeout=DRAIN_SECONDS)
+        for task in late:
+            task.cancel()
+        failures = [task.exception() for task in people if task.done() and not task.cancelled()]
+        failures = [f for f in failures if f is not None]
+        # Every acknowledged move is stored: each table's version on the server is the last
+        # version acknowledged in its current match.
+        lost = 0
+        for table, _ in seated:
+            info = await lobby.table(table.code)
+            acked = table.acked_version.get(info["match"], 0)
+            if info["version"] < acked:
+                lost += acked - info["version"]
+        for connection in (c for _, connections in seated for c in connections):
+            await connection.close()
+    moves = stats.acked
+    print(f"played: {played:.1f} s, think time {args.think:g} s on average")
+    print(f"moves: {moves} acknowledged of {stats.sent} sent, {moves / played:.0f} moves/s, "
+          f"{stats.matches_finished} matches finished")
+    both = stats.ack_ms + stats.broadcast_ms
+    for name, values in (
+        ("the mover", stats.ack_ms),
+        ("the other seat", stats.broadcast_ms),
+        ("both seats", both),
+    ):
+        print(
+            f"latency to {name}: p50 {percentile(values, 0.5):.1f} ms, "
+            f"p99 {percentile(values, 0.99):.1f} ms, max {max(values, default=0):.1f} ms, "
+            f"mean {statistics.fmean(values) if values else 0:.1f} ms ({len(values)} receipts)"
+        )
+    print(
+        f"CPU: server {cpu:.1f} s, these simulated people {mine:.1f} s, in {played:.1f} s "
+        f"({100 * cpu / played:.0f}% and {100 * mine / played:.0f}% of one core)"
+    )
+    unacknowledged = stats.sent - stats.acked
+    problems = len(stats.errors) + stats.gaps + lost + len(failures) + len(late) + unacknowledged
+    print(f"errors: {len(stats.errors)}, version gaps: {stats.gaps}, lost moves: {lost}, "
+          f"unacknowledged: {unacknowledged}, client failures: {len(failures)}, "
+          f"stuck: {len(late)}")
+    for line in stats.errors[:5]:
+        print(f"  {line}")
+    for failure in failures[:5]:
+        print(f"  {failure!r}")
+    return 1 if problems else 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=500, help="tables of two (default 500)")
+    parser.add_argument("--seconds", type=float, default=60.0, help="playing time (default 60)")
+    parser.add_argument("--think", type=float, default=1.0, help="mean think time (default 1 s)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--db", help="database URL (default: a SQLite file in a temporary folder)")
+    args = parser.parse_args()
+    if not 1 <= args.tables <= 2000 or not 0 < args.seconds <= 600:
+        parser.error("keep it bounded: 1..2000 tables, at most 600 seconds")
+    # A thousand sockets on each side: lift the soft limit on open files (the server inherits it).
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
+    with tempfile.TemporaryDirectory(prefix="scopa-load-") as folder:
+        db = args.db or f"sqlite+aiosqlite:///{folder}/load.db"
+        command = [sys.executable, "-m", "scopa", "serve", "--port", "0", "--db", db,
+                   "--bot-delay", "0"]
+        server = subprocess.Popen(command, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                  text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        try:
+            assert server.stdout is not None
+            line = server.stdout.readline()
+            if "card room is open at" not in line:
+                print(f"the server did not start: {line!r}", file=sys.stderr)
+                return 2
+            url = line.split()[-1]
+            print(f"server: pid {server.pid} at {url} on {db}")
+            return uvloop.run(run(args, url, server.pid))
+        finally:
+            server.terminate()
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
