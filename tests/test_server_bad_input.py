@@ -218,6 +218,11 @@ async def test_a_message_over_4_kib_is_refused(scene: Scene) -> None:
     await mover.socket.send(b"{}")
     error = await mover.wait_for(lambda m: m["type"] == "error", TIMEOUT)
     assert error["code"] == "bad_json"
+    # Far over the limit, the frame is not even read: the server closes with 1009 (too big).
+    await mover.send_text(" " * 70_000)
+    with pytest.raises(Closed) as closed:
+        await mover.wait_for(lambda m: False, TIMEOUT)
+    assert closed.value.code == 1009
     await still_serves(scene, before)
 
 

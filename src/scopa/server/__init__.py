@@ -5,8 +5,8 @@ package adds people, bots, storage and the wire.
 
 >>> from scopa.server import Settings, create_app
 >>> app = create_app(Settings(db_url="sqlite+aiosqlite:///:memory:"))
->>> sorted(route.path for route in app.routes if route.path.startswith("/api/tables"))[:2]
-['/api/tables', '/api/tables']
+>>> sorted(app.openapi()["paths"])  # the lobby, documented by OpenAPI at /docs
+['/api/matches/{match_id}', '/api/play', '/api/tables', '/api/tables/{code}', '/api/tables/{code}/join', '/api/tables/{code}/leave', '/api/tables/{code}/rematch', '/api/tables/{code}/start', '/healthz']
 """
 
 from .app import create_app
