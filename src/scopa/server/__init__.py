@@ -5,8 +5,17 @@ package adds people, bots, storage and the wire.
 
 >>> from scopa.server import Settings, create_app
 >>> app = create_app(Settings(db_url="sqlite+aiosqlite:///:memory:"))
->>> sorted(app.openapi()["paths"])  # the lobby, documented by OpenAPI at /docs
-['/api/matches/{match_id}', '/api/play', '/api/tables', '/api/tables/{code}', '/api/tables/{code}/join', '/api/tables/{code}/leave', '/api/tables/{code}/rematch', '/api/tables/{code}/start', '/healthz']
+>>> for path in sorted(app.openapi()["paths"]):  # the lobby, documented by OpenAPI at /docs
+...     print(path)
+/api/matches/{match_id}
+/api/play
+/api/tables
+/api/tables/{code}
+/api/tables/{code}/join
+/api/tables/{code}/leave
+/api/tables/{code}/rematch
+/api/tables/{code}/start
+/healthz
 """
 
 from .app import create_app
