@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from scopa import Game
+from scopa import Game, Move, View
 from scopa.cli import main
 from scopa.client import Lobby, LobbyRefused, TableConnection
+from scopa.server import bots
 
 from .server_support import (
     TIMEOUT,
@@ -181,3 +182,21 @@ async def test_leaving_during_a_match_hands_the_seat_to_a_bot(tmp_path: Path) ->
         assert table["seats"][1]["kind"] == "bot" and table["seats"][1]["name"] == "Guest 1"
         await play_randomly(ada, random.Random(2))
         assert ada.connection.over is not None
+
+
+class _BrokenBot:
+    name = "broken"
+
+    def choose(self, view: View) -> Move:
+        raise RuntimeError("this bot has a bug")
+
+
+async def test_a_bot_that_fails_does_not_stall_its_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bots, "bot_for", lambda level: _BrokenBot())
+    async with running_server(settings_for(tmp_path)) as server, Lobby(server.url) as lobby:
+        grant = await lobby.play_computer(name="Ada", level="random")
+        person = await TableConnection.open(server.url, grant["table"]["code"], grant["token"])
+        await play_randomly(Seated(0, grant["token"], person), random.Random(4))
+        assert person.over is not None

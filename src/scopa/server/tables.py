@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from collections.abc import Coroutine
 from concurrent.futures import Executor
 from typing import Any, Protocol
@@ -439,7 +440,13 @@ class Table:
         game = self.game
         if game is None or self.version != version or game.to_move != seat:
             return
-        move = await bots.think(player, game.view(seat), self._executor)
+        view = game.view(seat)
+        try:
+            move = await bots.think(player, view, self._executor)
+        except Exception:
+            # A table must never stall on a bot's bug: log it and play any legal move instead.
+            log.exception("table %s: the bot at seat %s failed; playing at random", self.code, seat)
+            move = random.choice(view.legal_moves())
         try:
             await self.play(seat, str(move), version)
         except ProtocolError as error:
@@ -451,8 +458,18 @@ class Table:
         """A task the table keeps a reference to until it ends (asyncio holds only weak ones)."""
         task = asyncio.create_task(coroutine)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._task_done)
         return task
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        """Forget a finished task, and log what failed in it when nobody was left to hear: a
+        move whose client went away, a bot's turn after the table closed."""
+        self._tasks.discard(task)
+        if task.cancelled():
+            return
+        error = task.exception()
+        if error is not None and not isinstance(error, ProtocolError):
+            log.error("table %s: a task failed", self.code, exc_info=error)
 
     async def close(self) -> None:
         """Stop the table's bots and timers (the server is shutting down)."""
