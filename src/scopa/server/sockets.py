@@ -73,7 +73,8 @@ class Connection:
             if isinstance(item, _Close):
                 await self.socket.close(item.code, item.reason)
                 return
-            await asyncio.wait_for(self.socket.send_text(item), SEND_TIMEOUT)
+            async with asyncio.timeout(SEND_TIMEOUT):
+                await self.socket.send_text(item)
 
     # -- receiving -------------------------------------------------------------------------
 
