@@ -29,8 +29,10 @@ def rounds_per_second(rules: Rules, seconds: float, seed: int = 1) -> tuple[floa
             game_seed += 1
             legal_moves = game.legal_moves
             play = game.play
-            while game.round_number == 0 and not game.is_over:
+            while game.round_number == 0:
                 moves = legal_moves()
+                if not moves:  # the match ended with its first round
+                    break
                 play(moves[int(random_fraction() * len(moves))])
             rounds += 1
         now = time.perf_counter()
