@@ -10,6 +10,7 @@ import gc
 import socket
 import sys
 
+import sqlalchemy as sa
 import uvicorn
 from fastapi import FastAPI
 
@@ -26,6 +27,10 @@ client gets a readable ``too_large`` error instead."""
 
 def settings_from(db: str | None, bot_delay: float | None, turn_timeout: float | None) -> Settings:
     """Settings from the command line; a bot delay of ``d`` pauses between ``d/2`` and ``d``."""
+    if bot_delay is not None and not bot_delay >= 0:
+        raise ValueError(f"--bot-delay must be 0 or more seconds; got {bot_delay}")
+    if turn_timeout is not None and not turn_timeout > 0:
+        raise ValueError(f"--turn-timeout must be more than 0 seconds; got {turn_timeout}")
     delay = Settings.bot_delay if bot_delay is None else (bot_delay / 2, bot_delay)
     return Settings(db_url=db or DEFAULT_DB, bot_delay=delay, turn_timeout=turn_timeout)
 
@@ -40,18 +45,24 @@ def serve(settings: Settings, host: str, port: int) -> int:
     bound = listener.getsockname()[1]
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     url = f"http://{shown}:{bound}/"
+
     def opened() -> None:
         print(f"scopa: the card room is open at {url}", flush=True)
         # What is loaded by now (modules, the app, the tables brought back) lives as long as the
         # process: leave it out of every garbage collection from here on.
         gc.freeze()
 
+    try:
+        app = create_app(settings, on_open=opened)
+    except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError) as error:
+        print(f"scopa: error: --db {settings.db_url}: {error}", file=sys.stderr)
+        return 2
     # Per move, the server makes thousands of short-lived objects that reference counting frees;
     # collecting every 700 allocations (the default) paused every table for tens of ms, and a
     # full collection over a thousand connections' objects for 200 ms or more (benchmarks/
     # server_load.py: p99 over 100 ms from these pauses alone).
     gc.set_threshold(GC_YOUNG_THRESHOLD, 10, 10)
-    app = create_app(settings, on_open=opened)
+    # When the database cannot be opened, uvicorn logs why and exits with status 3.
     uvicorn.Server(uvicorn_config(app)).run(sockets=[listener])
     return 0
 
