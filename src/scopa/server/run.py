@@ -55,6 +55,7 @@ def serve(settings: Settings, host: str, port: int) -> int:
     try:
         app = create_app(settings, on_open=opened)
     except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError) as error:
+        listener.close()
         print(f"scopa: error: --db {settings.db_url}: {error}", file=sys.stderr)
         return 2
     # Per move, the server makes thousands of short-lived objects that reference counting frees;
