@@ -20,6 +20,8 @@ fi
 # The storage tests also run on PostgreSQL: start (or reuse) a loopback server for them. When it
 # cannot be had, they are skipped with the reason, and everything else still runs.
 eval "$(bash scripts/postgres.sh)"
+# The web client's browser tests drive Debian's Chromium: install it when missing, the same way.
+eval "$(bash scripts/chromium.sh)"
 
 # Run all three checks so one report shows every failure; exit with the first failing status.
 # Nothing is masked: pytest's status 5 (no tests collected) fails the run like any other.

@@ -1,4 +1,4 @@
-"""The ASGI app: the lobby's HTTP routes, the tables' WebSockets, health and a start page.
+"""The ASGI app: the lobby's HTTP routes, the tables' WebSockets, health and the web client.
 
 ``create_app`` builds it from :class:`Settings`; the lifespan opens the card room (migrations,
 then every unfinished table brought back) before the first request and closes it at shutdown.
@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
 
 from .. import __version__
 from . import lobby
@@ -19,19 +21,8 @@ from .settings import Settings
 from .sockets import table_socket
 from .tables import LobbyError
 
-START_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Scopa card room</title></head>
-<body>
-<h1>Scopa card room</h1>
-<p>The card room is open. The web client comes soon; meanwhile the lobby speaks HTTP and the
-tables speak WebSocket.</p>
-<ul>
-<li><a href="/docs">The lobby's API</a> (<a href="/openapi.json">OpenAPI JSON</a>)</li>
-<li><a href="/api/tables">Open tables</a></li>
-<li><a href="/healthz">Health</a></li>
-</ul>
-</body></html>
-"""
+WEB_CLIENT = Path(__file__).resolve().parent.parent / "web"
+"""The browser client's static files (package data): served at ``/``, after every other route."""
 
 
 def create_app(
@@ -62,13 +53,11 @@ def create_app(
     app.add_api_route("/healthz", lobby.health, methods=["GET"], tags=["health"])
     app.add_api_websocket_route("/ws/tables/{code}", table_socket)
 
-    @app.get("/", include_in_schema=False)
-    async def start_page() -> HTMLResponse:
-        return HTMLResponse(START_PAGE)
-
     @app.exception_handler(LobbyError)
     async def lobby_error(_: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, LobbyError)
         return JSONResponse({"detail": error.message}, status_code=error.status)
 
+    # Mounted last: a mount at "/" answers every path, so the routes above must come first.
+    app.mount("/", StaticFiles(directory=WEB_CLIENT, html=True), name="web")
     return app

@@ -1,0 +1,21 @@
+// A card on screen: a button with the card's SVG and its name for screen readers.
+
+import { backSvg, faceSvg } from "./cards.js";
+import { h } from "./dom.js";
+import { cardName, t } from "./i18n.js";
+
+export function cardButton(code, look, attributes = {}) {
+  return h("button", { type: "button", class: "card", "data-card": code,
+    "aria-label": cardName(code, look), html: faceSvg(code, look), ...attributes });
+}
+
+export function cardImage(code, look) {
+  return h("span", { class: "card", role: "img", "data-card": code,
+    "aria-label": cardName(code, look), html: faceSvg(code, look) });
+}
+
+// `count` card backs, fanned, read out once as "3 cards in hand".
+export function cardBacks(count) {
+  return h("span", { class: "backs", role: "img", "aria-label": t("table.in_hand", { count }) },
+    Array.from({ length: count }, () => h("span", { class: "card back", html: backSvg() })));
+}

@@ -1,0 +1,55 @@
+// Every text the client shows comes from a message catalogue, i18n/<language>.json.
+// The language is the one chosen before (kept in the browser), else the browser's, else English.
+
+export const LANGUAGES = ["en", "it", "es", "sl", "tr"];
+const KEY = "scopa.language";
+let messages = {};
+let current = "en";
+
+export function pickLanguage() {
+  const kept = localStorage.getItem(KEY);
+  if (LANGUAGES.includes(kept)) return kept;
+  for (const wanted of navigator.languages || [navigator.language]) {
+    const base = String(wanted).slice(0, 2).toLowerCase();
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return "en";
+}
+
+export async function setLanguage(code, remember = false) {
+  const answer = await fetch(`i18n/${code}.json`);
+  messages = await answer.json();
+  current = code;
+  document.documentElement.lang = code;
+  if (remember) localStorage.setItem(KEY, code);
+}
+
+export function language() {
+  return current;
+}
+
+// The message `key` with its {placeholders} filled from `params`.
+export function t(key, params = {}) {
+  const text = messages[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
+}
+
+// Figures have their own words in the Italian and Spanish looks (fante, cavallo; sota, caballo).
+const LATIN_FIGURES = { J: "F", Q: "N", K: "K" };
+
+// A card's full name in the current language and look, such as "seven of coins".
+export function cardName(code, look) {
+  const latin = look !== "french";
+  const rank = latin && LATIN_FIGURES[code[0]] ? LATIN_FIGURES[code[0]] : code[0];
+  const suit = `suit.${latin ? "latin" : "french"}.${code[1]}`;
+  return t("card.name", { rank: t(`rank.${rank}`), suit: t(suit) });
+}
+
+// Fill the static page's texts: data-i18n sets the text, data-i18n-label the aria-label.
+export function translatePage(root = document) {
+  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll("[data-i18n-label]")) {
+    node.setAttribute("aria-label", t(node.dataset.i18nLabel));
+  }
+  document.title = t("app.title");
+}

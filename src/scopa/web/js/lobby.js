@@ -1,0 +1,118 @@
+// The lobby: play against the computer in one click, create a table to share, join one by its
+// link or code, and the open tables.
+
+import { LEVELS, LOOKS, PRESETS, api, keepSeatToken } from "./api.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { chosenLook, keepPlayerName, playerName } from "./prefs.js";
+
+function select(id, values, label, chosen) {
+  return h("select", { id }, values.map((value) =>
+    h("option", { value, selected: value === chosen }, label(value))));
+}
+
+function field(labelKey, control) {
+  return h("label", { class: "field" }, h("span", {}, t(labelKey)), control);
+}
+
+// The game settings both forms share: preset, players, deck look and points to win.
+function gameFields(prefix) {
+  return [
+    field("lobby.game", select(`${prefix}-preset`, PRESETS, (p) => t(`preset.${p}`), "scopa")),
+    field("lobby.players", select(`${prefix}-players`, ["2", "3", "4"], (n) => n, "2")),
+    field("lobby.look", select(`${prefix}-look`, LOOKS, (l) => t(`look.${l}`),
+      chosenLook() ?? "french")),
+    field("lobby.target", h("input", { id: `${prefix}-target`, type: "number", min: "1",
+      max: "99", placeholder: t("lobby.target_default"), inputmode: "numeric" })),
+  ];
+}
+
+function readGame(prefix) {
+  const value = (name) => document.getElementById(`${prefix}-${name}`).value;
+  const target = value("target");
+  return {
+    preset: value("preset"),
+    players: Number(value("players")),
+    look: value("look"),
+    target: target ? Number(target) : null,
+  };
+}
+
+function myName() {
+  const name = document.getElementById("name").value.trim() || t("lobby.guest");
+  keepPlayerName(name);
+  return name;
+}
+
+export function showLobby(main) {
+  let tables = [];
+  let problem = "";
+
+  async function take(request) {
+    try {
+      const grant = await request();
+      keepSeatToken(grant.table.code, grant.token);
+      location.hash = `#/t/${grant.table.code}`;
+    } catch (error) {
+      problem = error.message;
+      render();
+    }
+  }
+
+  async function refresh() {
+    try {
+      tables = await api("/tables");
+    } catch (error) {
+      problem = error.message;
+    }
+    render();
+  }
+
+  function render() {
+    const quick = h("form", { class: "panel", id: "quick", onsubmit: (event) => {
+      event.preventDefault();
+      const level = document.getElementById("quick-level").value;
+      take(() => api("/play", { ...readGame("quick"), level, name: myName() }));
+    } }, h("h2", {}, t("lobby.computer")), gameFields("quick"),
+    field("lobby.level", select("quick-level", LEVELS, (l) => t(`level.${l}`), "expert")),
+    h("button", { type: "submit", class: "primary", id: "play-computer" }, t("lobby.play")));
+
+    const create = h("form", { class: "panel", id: "create", onsubmit: (event) => {
+      event.preventDefault();
+      take(() => api("/tables", { ...readGame("create"), name: myName() }));
+    } }, h("h2", {}, t("lobby.create")), gameFields("create"),
+    h("button", { type: "submit", id: "create-table" }, t("lobby.create_button")));
+
+    const join = h("form", { class: "panel", id: "join", onsubmit: (event) => {
+      event.preventDefault();
+      const text = document.getElementById("join-code").value.trim();
+      const code = (text.match(/([A-Za-z0-9]{6})\s*$/) ?? [])[1];
+      if (code) location.hash = `#/t/${code.toUpperCase()}`;
+    } }, h("h2", {}, t("lobby.join")),
+    field("lobby.code", h("input", { id: "join-code", autocomplete: "off", required: true })),
+    h("button", { type: "submit", id: "join-button" }, t("lobby.join_button")));
+
+    const rows = tables.map((table) => {
+      const taken = table.seats.filter((seat) => !seat.open).length;
+      return h("li", {}, h("a", { href: `#/t/${table.code}` },
+        `${table.code} · ${t(`preset.${table.rules.name}`)} · ${t("lobby.seats_taken",
+          { taken, players: table.players })}`));
+    });
+    const open = h("section", { class: "panel", id: "open-tables" },
+      h("h2", {}, t("lobby.open")),
+      rows.length ? h("ul", {}, rows) : h("p", {}, t("lobby.none_open")),
+      h("button", { type: "button", onclick: refresh }, t("lobby.refresh")));
+
+    main.replaceChildren(...[
+      h("section", { class: "panel" }, field("lobby.name",
+        h("input", { id: "name", value: playerName(), maxlength: "32", autocomplete: "nickname",
+          placeholder: t("lobby.guest") }))),
+      problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
+      h("div", { class: "lobby" }, quick, create, join, open),
+    ].filter(Boolean));
+  }
+
+  render();
+  refresh();
+  return { render };
+}

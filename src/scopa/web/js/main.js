@@ -1,0 +1,49 @@
+// The client's entry: the header (language, deck look), then the lobby or a table by the URL:
+// "#/" is the lobby, "#/t/CODE" a table (the link to share), "#/rules" the rules.
+
+import { LOOKS } from "./api.js";
+import { LANGUAGES, pickLanguage, setLanguage, t, translatePage } from "./i18n.js";
+import { showLobby } from "./lobby.js";
+import { chooseLook, chosenLook } from "./prefs.js";
+import { showRules } from "./rules.js";
+import { showTable } from "./table.js";
+
+let screen = null;
+
+function fillHeader() {
+  const languages = document.getElementById("language");
+  languages.replaceChildren(...LANGUAGES.map((code) => new Option(t(`language.${code}`), code)));
+  languages.value = document.documentElement.lang;
+  const looks = document.getElementById("look");
+  looks.replaceChildren(new Option(t("look.table"), ""),
+    ...LOOKS.map((look) => new Option(t(`look.${look}`), look)));
+  looks.value = chosenLook() ?? "";
+  translatePage();
+}
+
+function route() {
+  screen?.close?.();
+  const main = document.getElementById("main");
+  const table = location.hash.match(/^#\/t\/([A-Za-z0-9]{6})$/);
+  if (table) screen = showTable(main, table[1].toUpperCase());
+  else if (location.hash === "#/rules") screen = showRules(main);
+  else screen = showLobby(main);
+}
+
+async function start() {
+  await setLanguage(pickLanguage());
+  fillHeader();
+  document.getElementById("language").addEventListener("change", async (event) => {
+    await setLanguage(event.target.value, true);
+    fillHeader();
+    screen?.render();
+  });
+  document.getElementById("look").addEventListener("change", (event) => {
+    chooseLook(event.target.value);
+    screen?.render();
+  });
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+start();

@@ -1,0 +1,336 @@
+// A table: waiting for players (share the link, start), then the match, seen from one seat.
+// Every server message re-renders the screen from the latest table and view.
+
+import { api, forgetSeatToken, keepSeatToken, seatToken } from "./api.js";
+import { breakdownDialog } from "./breakdown.js";
+import { cardBacks, cardButton, cardImage } from "./cardview.js";
+import { h } from "./dom.js";
+import { cardName, t } from "./i18n.js";
+import { movesOfCard, parseMove } from "./moves.js";
+import { chosenLook, keepPlayerName, playerName } from "./prefs.js";
+import { openTableSocket } from "./tablesocket.js";
+
+export function showTable(main, code) {
+  const s = {
+    token: seatToken(code), seat: null, table: null, view: null, match: null, version: null,
+    pending: null, seenRounds: null, roundShown: null, problem: "", shown: new Set(),
+  };
+  const socket = openTableSocket(code,
+    () => ({ token: s.token, match: s.match, version: s.version }), receive);
+
+  function receive(message) {
+    if (message.type === "welcome") s.seat = message.seat;
+    else if (message.type === "table") s.table = message.table;
+    else if (message.type === "state") takeState(message);
+    else if (message.type === "error") {
+      if (message.code === "bad_token") {
+        // The seat is no longer ours (left, or another browser's token): watch instead.
+        forgetSeatToken(code);
+        s.token = null;
+        s.seat = null;
+        socket.reconnect();
+      } else if (message.code === "no_table") {
+        s.problem = t("table.no_table");
+      } else {
+        s.problem = message.message;
+      }
+    }
+    render();
+  }
+
+  function takeState(message) {
+    const rounds = message.view.round_scores.length;
+    if (message.match !== s.match) {
+      // After a reload only the result of a finished match is shown again, no older round.
+      const over = message.view.winner !== null;
+      s.seenRounds = s.match === null && !over ? rounds : Math.max(0, rounds - (over ? 1 : 0));
+      if (s.match === null || !over) s.roundShown = null;
+      s.pending = null;
+    }
+    if (rounds > s.seenRounds) {
+      s.roundShown = rounds - 1;
+      s.seenRounds = rounds;
+    }
+    s.match = message.match;
+    s.version = message.version;
+    s.view = message.view;
+    s.problem = "";
+    if (!s.view.legal_moves.length) s.pending = null;
+  }
+
+  const look = () => chosenLook() ?? s.table?.look ?? "french";
+  const seatOf = (seat) => s.table?.seats[seat];
+  const seatName = (seat) => (seat === s.seat ? t("table.you")
+    : seatOf(seat)?.name ?? t("table.seat", { number: seat + 1 }));
+  const sideName = (side) => s.table.seats.filter((seat) => seat.side === side)
+    .map((seat) => seatName(seat.seat)).join(" & ");
+
+  function play(move) {
+    s.pending = null;
+    socket.send({ type: "move", move, version: s.version });
+    render();
+  }
+
+  function chooseCard(card) {
+    const moves = movesOfCard(s.view.legal_moves, card);
+    if (moves.length === 1) play(moves[0].code);
+    else if (moves.length > 1) {
+      s.pending = card;
+      render();
+      document.querySelector(".options button")?.focus();
+    }
+  }
+
+  async function seatAction(path, body) {
+    try {
+      const answer = await api(`/tables/${code}/${path}`, body);
+      return answer;
+    } catch (error) {
+      s.problem = error.message;
+      render();
+      return null;
+    }
+  }
+
+  async function join(event) {
+    event.preventDefault();
+    const name = document.getElementById("join-name").value.trim() || t("lobby.guest");
+    keepPlayerName(name);
+    const grant = await seatAction("join", { name });
+    if (grant) {
+      keepSeatToken(code, grant.token);
+      s.token = grant.token;
+      socket.reconnect();
+    }
+  }
+
+  async function leave() {
+    if (await seatAction("leave", { token: s.token })) {
+      forgetSeatToken(code);
+      location.hash = "#/";
+    }
+  }
+
+  function onKey(event) {
+    if (!s.pending) return;
+    if (event.key === "Escape") {
+      const card = s.pending;
+      s.pending = null;
+      render();
+      document.querySelector(`.hand [data-card="${card}"]`)?.focus();
+    } else if (/^[1-9]$/.test(event.key)) {
+      const move = movesOfCard(s.view.legal_moves, s.pending)[Number(event.key) - 1];
+      if (move) play(move.code);
+    }
+  }
+  document.addEventListener("keydown", onKey);
+
+  function waitingRoom() {
+    const table = s.table;
+    const link = `${location.origin}${location.pathname}#/t/${code}`;
+    const full = table.seats.every((seat) => !seat.open);
+    return h("section", { class: "panel waiting", id: "waiting" },
+      h("h2", {}, t("table.waiting", { code })),
+      field("table.share", h("input", { id: "share-link", readonly: true, value: link })),
+      h("p", {}, t("table.code", { code })),
+      h("ul", { class: "seats" }, table.seats.map((seat) => h("li", {},
+        `${seat.seat + 1}. `, seat.open ? t("table.free_seat") : seatName(seat.seat),
+        seat.kind === "bot" ? ` (${t(`level.${seat.level}`)})` : ""))),
+      s.seat === null && !full ? joinForm() : null,
+      s.seat !== null ? h("div", { class: "actions" },
+        h("button", { type: "button", class: "primary", id: "start", disabled: !full,
+          onclick: () => seatAction("start", { token: s.token }) }, t("table.start")),
+        h("button", { type: "button", onclick: leave }, t("table.leave"))) : null);
+  }
+
+  function field(key, control) {
+    return h("label", { class: "field" }, h("span", {}, t(key)), control);
+  }
+
+  function joinForm() {
+    return h("form", { class: "join", onsubmit: join },
+      field("lobby.name", h("input", { id: "join-name", value: playerName(), maxlength: "32" })),
+      h("button", { type: "submit", class: "primary", id: "take-seat" }, t("table.take_seat")));
+  }
+
+  function scoreboard() {
+    const v = s.view;
+    return h("div", { class: "scoreboard" }, v.scores.map((score, side) =>
+      h("div", { class: `side${s.table.seats[s.seat ?? -1]?.side === side ? " mine" : ""}`,
+        "data-side": side },
+      h("strong", {}, sideName(side)),
+      h("span", { class: "score" }, t("table.score", { score, target: v.rules.target })),
+      h("span", { class: "pile", "aria-label": t("table.pile", { count: v.piles[side].length }) },
+        `▤ ${v.piles[side].length}`),
+      v.sweeps[side] ? h("span", { class: "sweeps",
+        "aria-label": t("table.sweeps", { count: v.sweeps[side] }) },
+      `★ ${v.sweeps[side]}`) : null)));
+  }
+
+  function turnText() {
+    const v = s.view;
+    if (v.winner !== null) return t("table.over");
+    if (v.to_move === s.seat) return t("table.your_turn");
+    return t("table.to_play", { name: seatName(v.to_move) });
+  }
+
+  function lastMoveText() {
+    const last = s.view.last_move;
+    if (!last) return t("table.first_move", { name: seatName(s.view.to_move ?? 0) });
+    const move = parseMove(last.move);
+    const name = seatName(last.seat);
+    const card = cardName(move.card, look());
+    const text = move.captures.length
+      ? t("table.took", { name, card, cards: move.captures.map((c) => cardName(c, look()))
+        .join(", ") })
+      : t("table.trailed", { name, card });
+    return last.sweep ? `${text} ${t("table.sweep")}` : text;
+  }
+
+  function opponents() {
+    const v = s.view;
+    return h("div", { class: "opponents" }, s.table.seats.filter((seat) => seat.seat !== s.seat)
+      .map((seat) => h("div", { class: `opponent${v.to_move === seat.seat ? " to-move" : ""}`,
+        "data-seat": seat.seat },
+      h("span", { class: "name" }, v.to_move === seat.seat ? "▶ " : "", seatName(seat.seat)),
+      cardBacks(v.hand_sizes[seat.seat]))));
+  }
+
+  function tableCards(fresh) {
+    const options = s.pending ? movesOfCard(s.view.legal_moves, s.pending) : [];
+    const candidates = new Set(options.flatMap((move) => move.captures));
+    return h("div", { class: "table-cards", role: "group", "aria-label": t("table.table") },
+      s.view.table.map((card) => {
+        const image = cardImage(card, look());
+        if (fresh.has(card)) image.classList.add("arrived");
+        if (candidates.has(card)) {
+          image.classList.add("candidate");
+          image.setAttribute("aria-label", `${image.getAttribute("aria-label")}, ${
+            t("table.candidate")}`);
+        }
+        return image;
+      }),
+      s.view.table.length ? null : h("p", { class: "empty" }, t("table.empty")));
+  }
+
+  function captureChoice() {
+    const options = movesOfCard(s.view.legal_moves, s.pending);
+    const mark = (captures, on) => {
+      for (const card of captures) {
+        document.querySelector(`.table-cards [data-card="${card}"]`)?.classList.toggle("chosen", on);
+      }
+    };
+    return h("div", { class: "options", role: "group", "aria-label": t("table.choose") },
+      h("p", {}, t("table.choose_with", { card: cardName(s.pending, look()) })),
+      options.map((move, index) => {
+        const names = move.captures.map((c) => cardName(c, look())).join(", ");
+        return h("button", { type: "button", class: "option", "data-move": move.code,
+          onclick: () => play(move.code),
+          onmouseenter: () => mark(move.captures, true), onmouseleave: () => mark(move.captures, false),
+          onfocus: () => mark(move.captures, true), onblur: () => mark(move.captures, false) },
+        `${index + 1}. ${t("table.take", { cards: names })}`);
+      }),
+      h("button", { type: "button", onclick: () => { s.pending = null; render(); } },
+        t("table.cancel")));
+  }
+
+  function hand(fresh) {
+    const v = s.view;
+    const myTurn = v.to_move === s.seat && v.legal_moves.length > 0;
+    return h("div", { class: "hand", role: "group", "aria-label": t("table.hand") },
+      v.hand.map((card) => {
+        const playable = myTurn && movesOfCard(v.legal_moves, card).length > 0;
+        return cardButton(card, look(), {
+          class: `card${playable ? " playable" : ""}${s.pending === card ? " picked" : ""}${
+            fresh.has(card) ? " arrived" : ""}`,
+          "aria-disabled": playable ? null : "true",
+          "aria-pressed": s.pending === card ? "true" : null,
+          onclick: () => playable && chooseCard(card),
+        });
+      }));
+  }
+
+  function board() {
+    const v = s.view;
+    // Cards not on screen before this render move in; the others stay still.
+    const fresh = new Set([...v.table, ...v.hand].filter((card) => !s.shown.has(card)));
+    s.shown = new Set([...v.table, ...v.hand]);
+    return h("section", { class: "board", id: "board", "data-version": s.version,
+      "data-match": s.match },
+    scoreboard(),
+    h("p", { class: `turn${v.to_move === s.seat ? " mine" : ""}`, id: "turn",
+      "aria-live": "polite" }, turnText()),
+    opponents(),
+    tableCards(fresh),
+    s.pending ? captureChoice() : null,
+    h("p", { class: "last-move", id: "last-move" }, lastMoveText()),
+    s.seat !== null ? hand(fresh) : h("p", {}, t("table.watching")),
+    h("p", { class: "stock" }, t("table.stock", { count: v.stock_size, round: v.round_number + 1 })),
+    s.seat === null && s.table.seats.some((seat) => seat.open) ? joinForm() : null);
+  }
+
+  function winnerText() {
+    const v = s.view;
+    if (v.winner === null) return null;
+    const mySide = s.table.seats[s.seat ?? -1]?.side;
+    return v.winner === mySide ? t("breakdown.you_win") : t("breakdown.wins",
+      { name: sideName(v.winner) });
+  }
+
+  function dialog() {
+    const v = s.view;
+    const over = v.winner !== null && s.roundShown === v.round_scores.length - 1;
+    const close = () => {
+      s.roundShown = null;
+      render();
+    };
+    const actions = over ? [
+      s.seat !== null ? h("button", { type: "button", class: "primary", id: "rematch",
+        onclick: () => seatAction("rematch", { token: s.token }) }, t("breakdown.rematch"))
+        : null,
+      h("a", { href: "#/", class: "button" }, t("nav.lobby")),
+      h("button", { type: "button", onclick: close }, t("breakdown.close"))]
+      : [h("button", { type: "button", class: "primary", id: "continue", onclick: close },
+        t("breakdown.continue"))];
+    return breakdownDialog({
+      round: v.round_scores[s.roundShown], roundNumber: s.roundShown + 1,
+      scores: v.round_scores.slice(0, s.roundShown + 1)
+        .reduce((sum, round) => sum.map((total, side) => total + round[side].total),
+          v.scores.map(() => 0)),
+      sideNames: v.scores.map((_, side) => sideName(side)),
+      winner: over ? winnerText() : null, actions,
+    });
+  }
+
+  function render() {
+    const focused = document.activeElement;
+    const focusKey = focused?.dataset?.card ?? focused?.dataset?.move ?? focused?.id;
+    let content;
+    if (!s.table) content = h("p", {}, s.problem || t("table.connecting"));
+    else if (s.table.status === "waiting" || !s.view) content = waitingRoom();
+    else content = board();
+    main.replaceChildren(...[
+      s.problem && s.table ? h("p", { class: "problem", role: "alert" }, s.problem) : null,
+      content,
+      s.view && s.roundShown !== null && s.view.round_scores[s.roundShown] ? dialog() : null,
+    ].filter(Boolean));
+    // Re-rendering replaces the elements: keep the keyboard where it was.
+    if (focusKey) {
+      const again = main.querySelector(`[data-card="${focusKey}"], [data-move="${focusKey}"]`) ??
+        document.getElementById(focusKey);
+      again?.focus();
+    }
+    if (s.roundShown !== null && !main.querySelector(".dialog")?.contains(document.activeElement)) {
+      main.querySelector(".dialog .primary, .dialog button")?.focus();
+    }
+  }
+
+  render();
+  return {
+    render,
+    close() {
+      document.removeEventListener("keydown", onKey);
+      socket.close();
+    },
+  };
+}
