@@ -37,4 +37,11 @@ check() {
 check "$venv/bin/ruff" check src tests
 check "$venv/bin/mypy" --strict src/scopa
 check "$venv/bin/pytest" tests src/scopa README.md --doctest-modules "$@"
+# The rules core also ships compiled with mypyc (setup.py): build it and run the core's and the
+# bots' tests against the compiled modules, so both forms keep the same behaviour.
+check bash scripts/build_compiled.sh
+check .venv-compiled/bin/pytest -p no:cacheprovider tests/test_cards.py tests/test_moves.py \
+    tests/test_rules.py tests/test_capture.py tests/test_scoring.py tests/test_game.py \
+    tests/test_view.py tests/test_properties.py tests/test_records.py tests/test_players.py \
+    tests/test_cli.py "$@"
 exit "$status"

@@ -70,9 +70,12 @@ def test_capture_and_primiera_values_per_rank(rank: str) -> None:
         assert c.primiera == PRIMIERA[rank]
 
 
-def test_constructor_gives_the_interned_card() -> None:
-    assert Card("7", "D") is Card.parse("7D")
-    assert Card("k", "h") is Card.parse("KH")
+def test_constructor_gives_a_card_equal_to_the_shared_one() -> None:
+    built = Card("k", "h")
+    assert built == Card.parse("KH") and hash(built) == hash(Card.parse("KH"))
+    assert str(built) == "KH" and built.id == Card.parse("KH").id
+    assert built != Card.parse("KD")
+    assert {built, Card.parse("KH")} == {Card.parse("KH")}
 
 
 @pytest.mark.parametrize("code", ALL_CODES)

@@ -32,8 +32,10 @@ ALL_CARDS_MASK: Final = (1 << 40) - 1
 class Card:
     """One card, such as ``7D`` (the settebello).
 
-    Cards are interned: ``Card.parse("7d") is Card.parse("7D")``. They order by
-    rank first and then suit (D, H, S, C), the order used to print captures.
+    Cards are shared: ``Card.parse("7d") is Card.parse("7D")``, and equality and
+    hashing go by the card's id. They order by rank first and then suit (D, H, S,
+    C), the order used to print captures. No ``__new__`` tricks: the class compiles
+    with mypyc (see ``setup.py``).
 
     >>> card = Card.parse("7d")
     >>> str(card), card.rank, card.suit, card.value, card.id
@@ -55,28 +57,26 @@ class Card:
     primiera: int
     """Primiera value (7=21, 6=18, A=16, 5=15, 4=14, 3=13, 2=12, figures 10)."""
 
-    def __new__(cls, rank: str, suit: str) -> Card:
-        """The interned card of ``rank`` (``"A"``..``"K"``) and ``suit`` (``"D"``..``"C"``)."""
+    def __init__(self, rank: str, suit: str) -> None:
+        """The card of ``rank`` (``"A"``..``"K"``) and ``suit`` (``"D"``..``"C"``).
+
+        Prefer :meth:`parse` or :data:`CARDS`, which hand out the 40 shared objects;
+        a card built here is equal to its shared twin all the same.
+        """
         rank_u, suit_u = rank.upper(), suit.upper()
         if rank_u not in RANKS:
             raise ValueError(f"unknown rank {rank!r}: expected one of {' '.join(RANKS)}")
         if suit_u not in SUITS:
             raise ValueError(f"unknown suit {suit!r}: expected one of {' '.join(SUITS)}")
-        return CARDS[SUITS.index(suit_u) * 10 + RANKS.index(rank_u)]
-
-    @classmethod
-    def _make(cls, card_id: int) -> Card:
-        card = object.__new__(cls)
-        suit_index, rank_index = divmod(card_id, 10)
-        card.id = card_id
-        card.bit = 1 << card_id
-        card.rank = RANKS[rank_index]
-        card.suit = SUITS[suit_index]
-        card.rank_index = rank_index
-        card.suit_index = suit_index
-        card.value = CAPTURE_VALUES[rank_index]
-        card.primiera = PRIMIERA_VALUES[rank_index]
-        return card
+        rank_index, suit_index = RANKS.index(rank_u), SUITS.index(suit_u)
+        self.id = suit_index * 10 + rank_index
+        self.bit = 1 << self.id
+        self.rank = rank_u
+        self.suit = suit_u
+        self.rank_index = rank_index
+        self.suit_index = suit_index
+        self.value = CAPTURE_VALUES[rank_index]
+        self.primiera = PRIMIERA_VALUES[rank_index]
 
     @classmethod
     def from_id(cls, card_id: int) -> Card:
@@ -86,7 +86,7 @@ class Card:
         return CARDS[card_id]
 
     @classmethod
-    def parse(cls, code: str) -> Card:
+    def parse(cls, code: object) -> Card:
         """Parse a card code such as ``"7D"`` or ``"kh"`` (case is ignored)."""
         card = _BY_CODE.get(code.strip().upper()) if isinstance(code, str) else None
         if card is None:
@@ -99,6 +99,12 @@ class Card:
     def __str__(self) -> str:
         return self.rank + self.suit
 
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Card) and other.id == self.id)
+
+    def __hash__(self) -> int:
+        return self.id
+
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
 
@@ -106,10 +112,10 @@ class Card:
         return (Card.from_id, (self.id,))
 
     def __copy__(self) -> Card:
-        return self
+        return CARDS[self.id]
 
     def __deepcopy__(self, memo: object) -> Card:
-        return self
+        return CARDS[self.id]
 
     def __lt__(self, other: Card) -> bool:
         if not isinstance(other, Card):
@@ -132,7 +138,7 @@ class Card:
         return other <= self
 
 
-CARDS: Final[tuple[Card, ...]] = tuple(Card._make(i) for i in range(40))
+CARDS: Final[tuple[Card, ...]] = tuple(Card(RANKS[i % 10], SUITS[i // 10]) for i in range(40))
 """All 40 cards, indexed by id."""
 
 _BY_CODE: Final = {str(card): card for card in CARDS}

@@ -15,7 +15,7 @@ from typing import Any, Final
 from .capture import capture_masks, is_sweep, move_generator
 from .cards import CARDS, VALUE_MASKS, Card, cards_of, value_of
 from .errors import IllegalMoveError, InvalidMoveError
-from .moves import Move
+from .moves import Move, move_of
 from .rules import Rules
 from .scoring import RoundScore, match_winner, score_piles
 from .view import Play, View
@@ -141,11 +141,11 @@ class Game:
     def new(
         cls,
         rules: Rules | None = None,
-        seed: int | None = None,
+        seed: object = None,
         deck: Iterable[Card | str | int] | None = None,
     ) -> Game:
-        """Start a match. ``deck`` orders the first round (top first); ``seed`` drives every
-        shuffle; with neither, the seed comes from :mod:`secrets`."""
+        """Start a match. ``deck`` orders the first round (top first); ``seed`` (a whole
+        number) drives every shuffle; with neither, the seed comes from :mod:`secrets`."""
         if rules is None:
             rules = Rules.preset("scopa")
         if seed is None:
@@ -238,7 +238,7 @@ class Game:
     def is_legal(self, move: Move) -> bool:
         return move in (self._legal if self._legal is not None else self.legal_moves())
 
-    def play(self, move: Move | str, seat: int | None = None) -> None:
+    def play(self, move: object, seat: object = None) -> None:
         """Play ``move`` (a :class:`Move` or its code) for the seat to move.
 
         With ``seat``, the move is refused unless it is that seat's turn. A refused
@@ -286,7 +286,7 @@ class Game:
             else:
                 self._end_round()
 
-    def _why_illegal(self, move: Move, seat: int | None) -> str:
+    def _why_illegal(self, move: Move, seat: object) -> str:
         """A sentence saying why ``move`` is refused, without revealing hidden cards."""
         if self._to_move is None:
             return "the match is over"
@@ -330,7 +330,7 @@ class Game:
 
     @staticmethod
     def _options_text(card: Card, options: Iterable[int]) -> str:
-        return " or ".join(str(Move(card, frozenset(cards_of(mask)))) for mask in options)
+        return " or ".join(str(move_of(card.id, mask)) for mask in options)
 
     # -- state ---------------------------------------------------------------------------
 
@@ -361,9 +361,8 @@ class Game:
         """Every hand, by seat: the whole truth, never to be shown to players."""
         return [cards_of(hand) for hand in self._hands]
 
-    def hand(self, seat: int) -> list[Card]:
-        self._check_seat(seat)
-        return cards_of(self._hands[seat])
+    def hand(self, seat: object) -> list[Card]:
+        return cards_of(self._hands[self._check_seat(seat)])
 
     @property
     def piles(self) -> list[list[Card]]:
@@ -413,22 +412,23 @@ class Game:
         """The most recent play of the match (perhaps of the round before this one)."""
         return Play(*self._history[-1]) if self._history else None
 
-    def side_of(self, seat: int) -> int:
-        self._check_seat(seat)
-        return self.rules.side_of(seat)
+    def side_of(self, seat: object) -> int:
+        return self.rules.side_of(self._check_seat(seat))
 
-    def _check_seat(self, seat: int) -> None:
+    def _check_seat(self, seat: object) -> int:
+        """``seat`` as a seat number, or a ``ValueError`` (not a TypeError: seats often come
+        from outside data, and the compiled core checks annotated types itself)."""
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
             raise ValueError(f"seat must be 0..{self._n - 1}; got {seat!r}")
+        return seat
 
-    def view(self, seat: int | None) -> View:
+    def view(self, seat: object) -> View:
         """What ``seat`` may know (``None``: a spectator, who sees no hand)."""
-        if seat is not None:
-            self._check_seat(seat)
+        checked = None if seat is None else self._check_seat(seat)
         return View(
             rules=self.rules,
-            seat=seat,
-            hand=tuple(cards_of(self._hands[seat])) if seat is not None else (),
+            seat=checked,
+            hand=tuple(cards_of(self._hands[checked])) if checked is not None else (),
             table=tuple(cards_of(self._table)),
             hand_sizes=tuple(hand.bit_count() for hand in self._hands),
             stock_size=self.stock_size,
@@ -467,7 +467,7 @@ class Game:
         }
 
     @classmethod
-    def replay(cls, record: dict[str, Any]) -> Game:
+    def replay(cls, record: object) -> Game:
         """Rebuild a game from :meth:`record` data by playing its moves again.
 
         Raises ``ValueError`` if the record is malformed, a move is illegal, or the

@@ -12,9 +12,9 @@ from .errors import InvalidMoveError
 class Move:
     """Playing ``card``; ``captured`` is empty for a trail.
 
-    Moves are interned by content, so equal moves are the same object and the
-    engine can compare them by identity. The code is canonical: captured cards
-    lowest rank first, then suit order D, H, S, C.
+    The engine shares one object per move (:func:`move_of`), so its moves usually
+    compare by identity; equality and hashing go by content all the same. The code
+    is canonical: captured cards lowest rank first, then suit order D, H, S, C.
 
     >>> move = Move.parse("5dx3s+2c")
     >>> str(move), str(move.card), sorted(str(c) for c in move.captured)
@@ -35,27 +35,30 @@ class Move:
     """A small int that identifies the move: ``captured_mask << 6 | card.id``."""
     _code: str
 
-    def __new__(cls, card: Card, captured: Iterable[Card] = ()) -> Move:
-        mask = 0
-        for taken in captured:
-            mask |= taken.bit
+    def __init__(self, card: Card, captured: Iterable[Card] | int = ()) -> None:
+        """Play ``card`` capturing ``captured`` (cards, or their mask; empty: a trail).
+
+        :meth:`parse`, :meth:`trail` and the engine hand out shared moves; a move
+        built here is equal to its shared twin all the same.
+        """
+        if isinstance(captured, int):
+            mask = captured
+        else:
+            mask = 0
+            for taken in captured:
+                mask |= taken.bit
         if mask & card.bit:
             raise InvalidMoveError(f"{card} cannot capture itself")
-        return move_of(card.id, mask)
-
-    @classmethod
-    def _make(cls, card_id: int, captured_mask: int) -> Move:
-        move = object.__new__(cls)
-        move.card = CARDS[card_id]
-        move.card_bit = 1 << card_id
-        move.captured_mask = captured_mask
-        move.captured = frozenset(CARDS[i] for i in ids_of(captured_mask))
-        move.key = captured_mask << 6 | card_id
-        code = str(move.card)
-        if captured_mask:
-            code += "x" + "+".join(str(c) for c in cards_of(captured_mask))
-        move._code = code
-        return move
+        card_id = card.id
+        self.card = CARDS[card_id]
+        self.card_bit = 1 << card_id
+        self.captured_mask = mask
+        self.captured = frozenset(CARDS[i] for i in ids_of(mask))
+        self.key = mask << 6 | card_id
+        code = str(self.card)
+        if mask:
+            code += "x" + "+".join(str(c) for c in cards_of(mask))
+        self._code = code
 
     @classmethod
     def trail(cls, card: Card) -> Move:
@@ -63,7 +66,7 @@ class Move:
         return move_of(card.id, 0)
 
     @classmethod
-    def parse(cls, code: str) -> Move:
+    def parse(cls, code: object) -> Move:
         """Parse a move code: ``"5D"`` (trail) or ``"5Dx2C+3S"`` (capture); case is ignored."""
         if not isinstance(code, str):
             raise InvalidMoveError(f"a move code must be a string, not {type(code).__name__}")
@@ -101,6 +104,12 @@ class Move:
     def __str__(self) -> str:
         return self._code
 
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Move) and other.key == self.key)
+
+    def __hash__(self) -> int:
+        return self.key
+
     def __repr__(self) -> str:
         return f"Move.parse({self._code!r})"
 
@@ -108,10 +117,10 @@ class Move:
         return (move_of, (self.card.id, self.captured_mask))
 
     def __copy__(self) -> Move:
-        return self
+        return move_of(self.card.id, self.captured_mask)
 
     def __deepcopy__(self, memo: object) -> Move:
-        return self
+        return move_of(self.card.id, self.captured_mask)
 
 
 _MOVES: Final[dict[int, Move]] = {}
@@ -122,5 +131,5 @@ def move_of(card_id: int, captured_mask: int) -> Move:
     key = captured_mask << 6 | card_id
     move = _MOVES.get(key)
     if move is None:
-        move = _MOVES[key] = Move._make(card_id, captured_mask)
+        move = _MOVES[key] = Move(CARDS[card_id], captured_mask)
     return move
