@@ -26,8 +26,11 @@ def test_language_switch(browser: Browser, web_server: str) -> None:
         )
         assert page.get_attribute("html", "lang") == language
     page.select_option("#language", "it")
+    page.wait_for_selector("text=Gioca contro il computer")
     page.reload()
     page.wait_for_selector("text=Gioca contro il computer")
+    page.click("footer >> text=Regole")
+    assert page.inner_text(".rules h2") == "Come si gioca"
     watched.check()
 
 
@@ -67,4 +70,15 @@ def test_keyboard_alone_plays_a_card(browser: Browser, web_server: str) -> None:
     page.wait_for_function(
         "v => document.querySelector('#board')?.dataset.version !== v", arg=before
     )
+    watched.check()
+
+
+def test_a_phone_sized_table(browser: Browser, web_server: str) -> None:
+    watched = open_page(browser, web_server, viewport={"width": 390, "height": 844})
+    page = watched.page
+    play_against_computer(page, look="spanish", target="11")
+    width = page.eval_on_selector(".hand .card", "c => c.getBoundingClientRect().width")
+    assert width >= 56, "cards stay big enough to read on a phone"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scroll"
+    screenshot(page, "phone-spanish")
     watched.check()

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
 from .server_support import sqlite_url, subprocess_server
 
@@ -65,9 +65,16 @@ class Watched:
         assert self.errors == [], f"errors in the browser console: {self.errors}"
 
 
-def open_page(browser: Browser, url: str, locale: str = "en-GB") -> Watched:
-    """A fresh browser context (its own storage, as another person's browser) at ``url``."""
-    context = browser.new_context(locale=locale, viewport={"width": 1000, "height": 800})
+def open_page(
+    browser: Browser, url: str, locale: str = "en-GB", viewport: ViewportSize | None = None
+) -> Watched:
+    """A fresh browser context (its own storage, as another person's browser) at ``url``.
+    It asks for reduced motion: a card still moving is not "stable" for Playwright's clicks."""
+    context = browser.new_context(
+        locale=locale,
+        viewport=viewport or {"width": 1000, "height": 800},
+        reduced_motion="reduce",
+    )
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     watched = Watched(page)
@@ -80,7 +87,7 @@ def open_page(browser: Browser, url: str, locale: str = "en-GB") -> Watched:
 def screenshot(page: Page, name: str) -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=True, animations="disabled")
     return path
 
 

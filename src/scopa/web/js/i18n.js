@@ -17,11 +17,12 @@ export function pickLanguage() {
 }
 
 export async function setLanguage(code, remember = false) {
+  // Remembered at once, so a reload while the catalogue loads still keeps the choice.
+  if (remember) localStorage.setItem(KEY, code);
   const answer = await fetch(`i18n/${code}.json`);
   messages = await answer.json();
   current = code;
   document.documentElement.lang = code;
-  if (remember) localStorage.setItem(KEY, code);
 }
 
 export function language() {

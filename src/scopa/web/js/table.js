@@ -51,6 +51,8 @@ export function showTable(main, code) {
       s.roundShown = rounds - 1;
       s.seenRounds = rounds;
     }
+    // A sweep just made is called out once, as people at a real table would.
+    s.sweepCalled = message.play?.sweep ? message.version : null;
     s.match = message.match;
     s.version = message.version;
     s.view = message.view;
@@ -215,9 +217,10 @@ export function showTable(main, code) {
 
   function captureChoice() {
     const options = movesOfCard(s.view.legal_moves, s.pending);
+    // One option is shown at a time: the one last pointed at or focused.
     const mark = (captures, on) => {
-      for (const card of captures) {
-        document.querySelector(`.table-cards [data-card="${card}"]`)?.classList.toggle("chosen", on);
+      for (const card of document.querySelectorAll(".table-cards .card")) {
+        card.classList.toggle("chosen", on && captures.includes(card.dataset.card));
       }
     };
     return h("div", { class: "options", role: "group", "aria-label": t("table.choose") },
@@ -264,6 +267,8 @@ export function showTable(main, code) {
     tableCards(fresh),
     s.pending ? captureChoice() : null,
     h("p", { class: "last-move", id: "last-move" }, lastMoveText()),
+    s.sweepCalled === s.version ? h("p", { class: "sweep-call", role: "status" },
+      `★ ${t("table.sweep")} ★`) : null,
     s.seat !== null ? hand(fresh) : h("p", {}, t("table.watching")),
     h("p", { class: "stock" }, t("table.stock", { count: v.stock_size, round: v.round_number + 1 })),
     s.seat === null && s.table.seats.some((seat) => seat.open) ? joinForm() : null);
