@@ -18,6 +18,8 @@ def test_two_browsers_play_at_one_table(browser: Browser, web_server: str) -> No
     assert ada.page.is_disabled("#start"), "nobody to play with yet"
 
     bruno = open_page(browser, web_server, locale="it-IT")
+    code = link.rsplit("/", 1)[-1]
+    bruno.page.wait_for_selector(f'#open-tables a[href="#/t/{code}"]')  # listed as open
     bruno.page.fill("#join-code", link)
     bruno.page.click("#join-button")
     bruno.page.fill("#join-name", "Bruno")
@@ -51,5 +53,23 @@ def test_two_browsers_play_at_one_table(browser: Browser, web_server: str) -> No
             for p in (ada, bruno)
         ]
         assert tables[0] == tables[1]
+    ada.check()
+    bruno.check()
+
+
+def test_a_table_with_a_computer_player(browser: Browser, web_server: str) -> None:
+    ada = open_page(browser, web_server)
+    ada.page.select_option("#create-players", "3")
+    ada.page.select_option("#create-bots", "1")
+    ada.page.select_option("#create-level", "greedy")
+    ada.page.click("#create-table")
+    assert "(Casual)" in ada.page.inner_text("#waiting")
+    bruno = open_page(browser, ada.page.input_value("#share-link"))
+    bruno.page.click("#take-seat")
+    ada.page.wait_for_selector("#start:not([disabled])")
+    ada.page.click("#start")
+    for person in (ada, bruno):
+        person.page.wait_for_selector("#board")
+        assert person.page.locator(".opponent").count() == 2
     ada.check()
     bruno.check()

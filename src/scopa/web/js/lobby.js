@@ -79,8 +79,17 @@ export function showLobby(main) {
 
     const create = h("form", { class: "panel", id: "create", onsubmit: (event) => {
       event.preventDefault();
-      take(() => api("/tables", { ...readGame("create"), name: myName() }));
+      const game = readGame("create");
+      // The computer takes the last seats; the creator sits at the first one left.
+      const count = Math.min(Number(document.getElementById("create-bots").value),
+        game.players - 1);
+      const level = document.getElementById("create-level").value;
+      const bots = Object.fromEntries(Array.from({ length: count },
+        (_, k) => [game.players - 1 - k, level]));
+      take(() => api("/tables", { ...game, bots, name: myName() }));
     } }, h("h2", {}, t("lobby.create")), gameFields("create"),
+    field("lobby.bots", select("create-bots", ["0", "1", "2", "3"], (n) => n, "0")),
+    field("lobby.level", select("create-level", LEVELS, (l) => t(`level.${l}`), "expert")),
     h("button", { type: "submit", id: "create-table" }, t("lobby.create_button")));
 
     const join = h("form", { class: "panel", id: "join", onsubmit: (event) => {

@@ -14,7 +14,9 @@ export function showTable(main, code) {
   const s = {
     token: seatToken(code), seat: null, table: null, view: null, match: null, version: null,
     pending: null, seenRounds: null, roundShown: null, problem: "", shown: new Set(),
+    leaving: [], leavingTimer: null,
   };
+  const calm = matchMedia("(prefers-reduced-motion: reduce)");
   const socket = openTableSocket(code,
     () => ({ token: s.token, match: s.match, version: s.version }), receive);
 
@@ -53,6 +55,16 @@ export function showTable(main, code) {
     }
     // A sweep just made is called out once, as people at a real table would.
     s.sweepCalled = message.play?.sweep ? message.version : null;
+    // Cards just taken stay a moment to be seen leaving (unless motion is unwanted).
+    const taken = message.play ? parseMove(message.play.move) : null;
+    if (taken?.captures.length && message.version === s.version + 1 && !calm.matches) {
+      s.leaving = [taken.card, ...taken.captures];
+      clearTimeout(s.leavingTimer);
+      s.leavingTimer = setTimeout(() => {
+        s.leaving = [];
+        render();
+      }, 600);
+    }
     s.match = message.match;
     s.version = message.version;
     s.view = message.view;
@@ -212,7 +224,15 @@ export function showTable(main, code) {
         }
         return image;
       }),
-      s.view.table.length ? null : h("p", { class: "empty" }, t("table.empty")));
+      s.leaving.map((card) => {
+        const image = cardImage(card, look());
+        image.classList.add("leaving");
+        image.removeAttribute("data-card");
+        image.setAttribute("aria-hidden", "true");
+        return image;
+      }),
+      s.view.table.length || s.leaving.length ? null
+        : h("p", { class: "empty" }, t("table.empty")));
   }
 
   function captureChoice() {
@@ -266,7 +286,7 @@ export function showTable(main, code) {
     opponents(),
     tableCards(fresh),
     s.pending ? captureChoice() : null,
-    h("p", { class: "last-move", id: "last-move" }, lastMoveText()),
+    h("p", { class: "last-move", id: "last-move", "aria-live": "polite" }, lastMoveText()),
     s.sweepCalled === s.version ? h("p", { class: "sweep-call", role: "status" },
       `★ ${t("table.sweep")} ★`) : null,
     s.seat !== null ? hand(fresh) : h("p", {}, t("table.watching")),
@@ -334,6 +354,7 @@ export function showTable(main, code) {
   return {
     render,
     close() {
+      clearTimeout(s.leavingTimer);
       document.removeEventListener("keydown", onKey);
       socket.close();
     },
