@@ -59,13 +59,29 @@ export function showLobby(main) {
     }
   }
 
+  // Only the list is redrawn: the forms keep what the person has chosen meanwhile.
   async function refresh() {
     try {
       tables = await api("/tables");
     } catch (error) {
       problem = error.message;
+      render();
+      return;
     }
-    render();
+    document.getElementById("open-tables")?.replaceWith(openTables());
+  }
+
+  function openTables() {
+    const rows = tables.map((table) => {
+      const taken = table.seats.filter((seat) => !seat.open).length;
+      return h("li", {}, h("a", { href: `#/t/${table.code}` },
+        `${table.code} · ${t(`preset.${table.rules.name}`)} · ${t("lobby.seats_taken",
+          { taken, players: table.players })}`));
+    });
+    return h("section", { class: "panel", id: "open-tables" },
+      h("h2", {}, t("lobby.open")),
+      rows.length ? h("ul", {}, rows) : h("p", {}, t("lobby.none_open")),
+      h("button", { type: "button", onclick: refresh }, t("lobby.refresh")));
   }
 
   function render() {
@@ -101,23 +117,12 @@ export function showLobby(main) {
     field("lobby.code", h("input", { id: "join-code", autocomplete: "off", required: true })),
     h("button", { type: "submit", id: "join-button" }, t("lobby.join_button")));
 
-    const rows = tables.map((table) => {
-      const taken = table.seats.filter((seat) => !seat.open).length;
-      return h("li", {}, h("a", { href: `#/t/${table.code}` },
-        `${table.code} · ${t(`preset.${table.rules.name}`)} · ${t("lobby.seats_taken",
-          { taken, players: table.players })}`));
-    });
-    const open = h("section", { class: "panel", id: "open-tables" },
-      h("h2", {}, t("lobby.open")),
-      rows.length ? h("ul", {}, rows) : h("p", {}, t("lobby.none_open")),
-      h("button", { type: "button", onclick: refresh }, t("lobby.refresh")));
-
     main.replaceChildren(...[
       h("section", { class: "panel" }, field("lobby.name",
         h("input", { id: "name", value: playerName(), maxlength: "32", autocomplete: "nickname",
           placeholder: t("lobby.guest") }))),
       problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
-      h("div", { class: "lobby" }, quick, create, join, open),
+      h("div", { class: "lobby" }, quick, create, join, openTables()),
     ].filter(Boolean));
   }
 
