@@ -74,6 +74,18 @@ function symbol(look, suit, x, y, size) {
     shapes[suit](INK[look][suit]) + "</g>";
 }
 
+// Spanish cards break their inner frame ("la pinta") to tell the suit at a glance: no break
+// for oros, one for copas, two for espadas, three for bastos.
+const PINTA_BREAKS = { D: 0, H: 1, S: 2, C: 3 };
+
+function pinta(suit, ink) {
+  const gaps = Array.from({ length: PINTA_BREAKS[suit] }, (_, k) =>
+    `<rect x="${24 + k * 5}" y="2" width="3" height="3" fill="#fffdf7"/>` +
+    `<rect x="${33 - k * 5}" y="85" width="3" height="3" fill="#fffdf7"/>`).join("");
+  return `<rect x="3.5" y="3.5" width="53" height="83" rx="3" fill="none" stroke="${ink}"
+    stroke-width="1"/>${gaps}`;
+}
+
 // The face of a card as SVG markup; `code` is such as "7D".
 export function faceSvg(code, look) {
   const rank = RANKS.indexOf(code[0]);
@@ -97,7 +109,8 @@ export function faceSvg(code, look) {
     font-family="Arial, Helvetica, sans-serif">${corner}</text>${symbol(look, suit, 7, 21, 9)}</g>`;
   return `<svg xmlns="${SVG}" viewBox="0 0 60 90" class="card-svg" aria-hidden="true"
     focusable="false"><rect x="0.5" y="0.5" width="59" height="89" rx="5" fill="#fffdf7"
-    stroke="#4a5568" stroke-width="1"/>${body}${cornerMark("")}${
+    stroke="#4a5568" stroke-width="1"/>${look === "spanish" ? pinta(suit, ink) : ""}${body}${
+    cornerMark("")}${
     cornerMark("rotate(180 30 45)")}</svg>`;
 }
 

@@ -14,11 +14,14 @@ export function showTable(main, code) {
   const s = {
     token: seatToken(code), seat: null, table: null, view: null, match: null, version: null,
     pending: null, seenRounds: null, roundShown: null, problem: "", shown: new Set(),
-    leaving: [], leavingTimer: null,
+    leaving: [], leavingTimer: null, linkDown: false,
   };
   const calm = matchMedia("(prefers-reduced-motion: reduce)");
   const socket = openTableSocket(code,
-    () => ({ token: s.token, match: s.match, version: s.version }), receive);
+    () => ({ token: s.token, match: s.match, version: s.version }), receive, (up) => {
+      s.linkDown = !up;
+      render();
+    });
 
   function receive(message) {
     if (message.type === "welcome") s.seat = message.seat;
@@ -335,6 +338,7 @@ export function showTable(main, code) {
     else if (s.table.status === "waiting" || !s.view) content = waitingRoom();
     else content = board();
     main.replaceChildren(...[
+      s.linkDown ? h("p", { class: "problem", role: "alert" }, t("table.reconnecting")) : null,
       s.problem && s.table ? h("p", { class: "problem", role: "alert" }, s.problem) : null,
       content,
       s.view && s.roundShown !== null && s.view.round_scores[s.roundShown] ? dialog() : null,
