@@ -34,7 +34,7 @@ def test_a_whole_match_against_the_computer(browser: Browser, web_server: str) -
     played = play_to_the_end(page, seen)
     assert played >= 18, "a round of two-player scopa is 18 cards each"
     check_breakdown(page)
-    screenshot(page, "winner")
+    screenshot(page, "breakdown-and-winner")
     winner = page.inner_text("#winner")
     assert "wins the match" in winner or "You win" in winner
     assert page.inner_text("#turn") == "The match is over."

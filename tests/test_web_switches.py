@@ -29,6 +29,7 @@ def test_language_switch(browser: Browser, web_server: str) -> None:
     page.wait_for_selector("text=Gioca contro il computer")
     page.reload()
     page.wait_for_selector("text=Gioca contro il computer")
+    screenshot(page, "lobby-it")
     page.click("footer >> text=Regole")
     assert page.inner_text(".rules h2") == "Come si gioca"
     watched.check()
@@ -63,6 +64,11 @@ def test_keyboard_alone_plays_a_card(browser: Browser, web_server: str) -> None:
     play_against_computer(page, target="11")
     page.wait_for_selector(".hand button.playable")
     before = version(page)
+    page.focus(".hand button.card >> nth=0")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.card") == page.get_attribute(
+        ".hand button.card >> nth=1", "data-card"
+    )
     page.focus(".hand button.playable >> nth=0")
     page.keyboard.press("Enter")
     if page.locator(".options .option").count():

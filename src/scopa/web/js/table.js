@@ -129,6 +129,15 @@ export function showTable(main, code) {
   }
 
   function onKey(event) {
+    // Left and right move along a row of cards, as in a hand held in front of you.
+    const row = event.target.closest?.(".hand");
+    if (row && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
+      const cards = [...row.querySelectorAll("button.card")];
+      const next = cards.indexOf(event.target) + (event.key === "ArrowLeft" ? -1 : 1);
+      cards[(next + cards.length) % cards.length]?.focus();
+      event.preventDefault();
+      return;
+    }
     if (!s.pending) return;
     if (event.key === "Escape") {
       const card = s.pending;
