@@ -53,8 +53,15 @@ def test_two_browsers_play_at_one_table(browser: Browser, web_server: str) -> No
             for p in (ada, bruno)
         ]
         assert tables[0] == tables[1]
+    # Someone else with the link watches: no hand, nothing to play.
+    carla = open_page(browser, link)
+    carla.page.wait_for_selector("#board")
+    assert carla.page.locator(".hand").count() == 0
+    assert "watching" in carla.page.inner_text("#board")
+    assert carla.page.locator(".opponent").count() == 2
     ada.check()
     bruno.check()
+    carla.check()
 
 
 def test_a_table_with_a_computer_player(browser: Browser, web_server: str) -> None:

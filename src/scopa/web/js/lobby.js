@@ -19,7 +19,7 @@ function field(labelKey, control) {
 function gameFields(prefix) {
   return [
     field("lobby.game", select(`${prefix}-preset`, PRESETS, (p) => t(`preset.${p}`), "scopa")),
-    field("lobby.players", select(`${prefix}-players`, ["2", "3", "4"], (n) => n, "2")),
+    field("lobby.players", select(`${prefix}-players`, ["2", "3", "4", "6"], (n) => n, "2")),
     field("lobby.look", select(`${prefix}-look`, LOOKS, (l) => t(`look.${l}`),
       chosenLook() ?? "french")),
     field("lobby.target", h("input", { id: `${prefix}-target`, type: "number", min: "1",
@@ -104,7 +104,7 @@ export function showLobby(main) {
         (_, k) => [game.players - 1 - k, level]));
       take(() => api("/tables", { ...game, bots, name: myName() }));
     } }, h("h2", {}, t("lobby.create")), gameFields("create"),
-    field("lobby.bots", select("create-bots", ["0", "1", "2", "3"], (n) => n, "0")),
+    field("lobby.bots", select("create-bots", ["0", "1", "2", "3", "4", "5"], (n) => n, "0")),
     field("lobby.level", select("create-level", LEVELS, (l) => t(`level.${l}`), "expert")),
     h("button", { type: "submit", id: "create-table" }, t("lobby.create_button")));
 
