@@ -1,6 +1,7 @@
 // The lobby over HTTP and the seat tokens kept in the browser (docs/protocol.md).
 
-export class LobbyError extends Error {}
+// The lobby's refusal, with its sentence for people (the answer's "detail").
+class LobbyError extends Error {}
 
 export async function api(path, body) {
   const init = body === undefined ? {} : {

@@ -6,7 +6,7 @@ const SVG = "http://www.w3.org/2000/svg";
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"];
 
 // What each look prints in the corner, by rank index (Spanish figures are 10, 11, 12).
-export const CORNER = {
+const CORNER = {
   french: ["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"],
   italian: ["A", "2", "3", "4", "5", "6", "7", "F", "C", "R"],
   spanish: ["1", "2", "3", "4", "5", "6", "7", "10", "11", "12"],

@@ -4,7 +4,6 @@
 export const LANGUAGES = ["en", "it", "es", "sl", "tr"];
 const KEY = "scopa.language";
 let messages = {};
-let current = "en";
 
 export function pickLanguage() {
   const kept = localStorage.getItem(KEY);
@@ -21,12 +20,7 @@ export async function setLanguage(code, remember = false) {
   if (remember) localStorage.setItem(KEY, code);
   const answer = await fetch(`i18n/${code}.json`);
   messages = await answer.json();
-  current = code;
   document.documentElement.lang = code;
-}
-
-export function language() {
-  return current;
 }
 
 // The message `key` with its {placeholders} filled from `params`.

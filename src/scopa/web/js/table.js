@@ -14,7 +14,7 @@ export function showTable(main, code) {
   const s = {
     token: seatToken(code), seat: null, table: null, view: null, match: null, version: null,
     pending: null, seenRounds: null, roundShown: null, problem: "", shown: new Set(),
-    leaving: [], leavingTimer: null, linkDown: false,
+    leaving: [], leavingTimer: null, linkDown: false, sweepCalled: null,
   };
   const calm = matchMedia("(prefers-reduced-motion: reduce)");
   const socket = openTableSocket(code,
@@ -46,10 +46,10 @@ export function showTable(main, code) {
   function takeState(message) {
     const rounds = message.view.round_scores.length;
     if (message.match !== s.match) {
-      // After a reload only the result of a finished match is shown again, no older round.
-      const over = message.view.winner !== null;
-      s.seenRounds = s.match === null && !over ? rounds : Math.max(0, rounds - (over ? 1 : 0));
-      if (s.match === null || !over) s.roundShown = null;
+      // A new match, or the first state after a reload: older rounds are not shown again, but
+      // a finished match shows its last round and the winner.
+      s.seenRounds = message.view.winner !== null ? rounds - 1 : rounds;
+      s.roundShown = null;
       s.pending = null;
     }
     if (rounds > s.seenRounds) {
