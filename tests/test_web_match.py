@@ -38,6 +38,8 @@ def test_a_whole_match_against_the_computer(browser: Browser, web_server: str) -
     winner = page.inner_text("#winner")
     assert "wins the match" in winner or "You win" in winner
     assert page.inner_text("#turn") == "The match is over."
+    page.reload()
+    assert page.inner_text("#winner") == winner, "a reload shows the result again"
 
     match = page.get_attribute("#board", "data-match")
     page.click("#rematch")
