@@ -1,0 +1,402 @@
+"""A round of play on masks, fast enough to be played out thousands of times a move.
+
+The master's search plays the rest of a round many times per decision, once per
+guess at the hidden cards and candidate move. Going through :class:`~scopa.Game`
+would build views and check moves it does not need, so this module keeps a round
+as a few ints (hands, table, piles, sweeps, the stock in deal order) and applies
+the same rules: legal moves from :func:`~scopa.capture.move_generator`, sweeps
+(never on the round's last play unless the rules allow it), the leftovers to the
+side that captured last, and the real scoring at the end.
+
+Playouts follow a cheap policy, not random moves: random play throws away the
+cards a real player would take and makes every move look alike. The policy takes
+what is worth most (sweeps, the settebello, coins, sevens, sixes, cards) and
+shuns tables that a card still out could sweep, which is the seed's advice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from math import comb
+from typing import Final
+
+from ..capture import move_generator
+from ..cards import (
+    CAPTURE_VALUES,
+    COINS_MASK,
+    SETTEBELLO,
+    SEVENS_MASK,
+    VALUE_MASKS,
+    value_of,
+)
+from ..moves import Move
+from ..rules import Rules
+
+_VALUES: Final = tuple(CAPTURE_VALUES[i % 10] for i in range(40))
+_SIXES: Final = VALUE_MASKS[6]
+_ACES: Final = VALUE_MASKS[1]
+_KING_OF_COINS: Final = 1 << 9
+_NAPOLA_CARDS: Final = 0b111  # A, 2 and 3 of coins
+_MAX_TOTAL: Final = sum(_VALUES)
+
+# Playout policy weights, in round points: a card's share of the points it helps win
+# (most cards, most coins, primiera through sevens, sixes and aces, the settebello)
+# and a sweep, which is a point outright. The shares are those the expert uses.
+_CARD: Final = 0.08
+_COIN: Final = 0.22
+_SEVEN: Final = 0.3
+_SIX: Final = 0.15
+_ACE: Final = 0.07
+_SETTEBELLO: Final = 1.0
+_SWEEP: Final = 1.0
+_TRAIL_SHARE: Final = 0.5
+"""A trailed card is worth this share of its value to whoever may take it next."""
+_REPLY: Final = 1.0
+"""Weight of the next player's expected take in the foresight."""
+_FOLLOW: Final = 1.0
+"""Weight of this seat's own best take after that, in the foresight."""
+_FORESIGHT_PLIES: Final = 2
+"""Playouts play their first moves (the reply to the move searched, and the answer to
+it) with the foresight, the rest with the quick policy."""
+
+
+@cache
+def none_held(unseen: int, hand: int) -> tuple[float, ...]:
+    """By ``k``: the chance that a hand of ``hand`` cards drawn from ``unseen`` cards holds
+    none of ``k`` given ones (a hand as big as the unseen cards holds them all)."""
+    if hand >= unseen:
+        return (1.0,) + (0.0,) * unseen
+    whole = comb(unseen, hand)
+    return tuple(comb(unseen - k, hand) / whole for k in range(unseen + 1))
+
+
+class Deal:
+    """A round position with nothing hidden: one guess at the cards a seat cannot see.
+
+    ``stock`` is the undealt cards as single-card masks, top first; ``last`` is the
+    side that captured last (-1: nobody yet). Lists, not tuples, because playouts
+    change them in place; :meth:`copy` before playing out a position kept for later.
+    """
+
+    __slots__ = ("hands", "last", "piles", "seat", "stock", "sweeps", "table")
+
+    def __init__(
+        self,
+        hands: list[int],
+        table: int,
+        piles: list[int],
+        sweeps: list[int],
+        stock: list[int],
+        seat: int,
+        last: int,
+    ) -> None:
+        self.hands = hands
+        self.table = table
+        self.piles = piles
+        self.sweeps = sweeps
+        self.stock = stock
+        self.seat = seat
+        self.last = last
+
+    def copy(self) -> Deal:
+        return Deal(
+            list(self.hands),
+            self.table,
+            list(self.piles),
+            list(self.sweeps),
+            self.stock,  # never changed in place: dealing slices it
+            self.seat,
+            self.last,
+        )
+
+
+class RoundModel:
+    """The rules of one variant turned into what playouts need, built once per ``Rules``."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.legal = move_generator(rules)
+        self.players = rules.players
+        self.sides = rules.sides
+        self.hand_size = rules.hand_size
+        self.sum_capture = rules.capture == "sum"
+        self.ace_takes_all = rules.ace_takes_all
+        self.last_play_sweep = rules.last_play_sweep
+        # The cards that could sweep a table of each total: in scopa the cards of that
+        # value, in escoba the cards that make 15 with it.
+        sweepers = [0] * (_MAX_TOTAL + 1)
+        for total in range(1, _MAX_TOTAL + 1):
+            needed = total if self.sum_capture else 15 - total
+            if 1 <= needed <= 10:
+                sweepers[total] = VALUE_MASKS[needed]
+        self.sweepers: tuple[int, ...] = tuple(sweepers)
+        self.card_worth: tuple[float, ...] = tuple(self.worth(1 << i) for i in range(40))
+        self._captures: dict[Move, tuple[float, int]] = {}
+
+    def worth(self, mask: int) -> float:
+        """What taking the cards of ``mask`` is roughly worth, in round points."""
+        rules = self.rules
+        worth = _CARD * mask.bit_count() + _COIN * (mask & COINS_MASK).bit_count()
+        if rules.sevens:
+            worth += 2 * _SEVEN * (mask & SEVENS_MASK).bit_count()
+        else:
+            worth += _SEVEN * (mask & SEVENS_MASK).bit_count()
+            worth += _SIX * (mask & _SIXES).bit_count() + _ACE * (mask & _ACES).bit_count()
+        if mask & SETTEBELLO.bit:
+            worth += _SETTEBELLO
+        if rules.re_bello and mask & _KING_OF_COINS:
+            worth += _SETTEBELLO
+        if rules.napola:
+            worth += 0.4 * (mask & _NAPOLA_CARDS).bit_count()
+        return worth
+
+    def capture_facts(self, move: Move) -> tuple[float, int]:
+        """(worth of the cards the capture wins, value it removes from the table), memoised."""
+        facts = self._captures.get(move)
+        if facts is None:
+            facts = self._captures[move] = (
+                self.worth(move.captured_mask | move.card_bit),
+                value_of(move.captured_mask),
+            )
+        return facts
+
+    def choose(
+        self, moves: Sequence[Move], table: int, total: int, threats: int, reply_hand: int
+    ) -> Move:
+        """The playout policy's move: most worth won, least sweep risk left behind.
+
+        ``total`` is the table's capture value, ``threats`` the cards the other seats
+        may hold (everything still out that is not in the mover's hand) and
+        ``reply_hand`` the size of the next hand: the chance that it holds a card that
+        sweeps the table left is exact draw arithmetic over those.
+        """
+        best = moves[0]
+        best_score = -1e9
+        sweepers = self.sweepers
+        missing = none_held(threats.bit_count(), reply_hand)
+        for move in moves:
+            captured = move.captured_mask
+            if captured:
+                score, taken = self.capture_facts(move)
+                if captured == table:
+                    if not (self.ace_takes_all and move.card.rank_index == 0):
+                        score += _SWEEP
+                    if score > best_score:
+                        best, best_score = move, score
+                    continue
+                after = table ^ captured
+                left = total - taken
+            else:
+                score = -_TRAIL_SHARE * self.card_worth[move.card.id]
+                after = table | move.card_bit
+                left = total + _VALUES[move.card.id]
+            danger = sweepers[left] & threats
+            if danger:
+                score -= (1 - missing[danger.bit_count()]) * (_SWEEP + self.worth(after))
+            if score > best_score:
+                best, best_score = move, score
+        return best
+
+    def best_take(self, hand: int, table: int) -> float:
+        """The worth of the best capture ``hand`` can make on ``table`` (0: none)."""
+        best = 0.0
+        for move in self.legal(hand, table):
+            captured = move.captured_mask
+            if captured:
+                worth = self.capture_facts(move)[0]
+                if captured == table and not (self.ace_takes_all and move.card.rank_index == 0):
+                    worth += _SWEEP
+                if worth > best:
+                    best = worth
+        return best
+
+    def foresight_scores(
+        self, moves: Sequence[Move], hand: int, table: int, threats: int, reply_hand: int
+    ) -> list[float]:
+        """Worth won, minus the next player's expected best take, plus this seat's best
+        take after it (two players): the expert's two-turn look, on masks."""
+        missing = none_held(threats.bit_count(), reply_hand)
+        spares = []
+        for value in range(1, 11):
+            of_value = threats & VALUE_MASKS[value]
+            if of_value:
+                spares.append((of_value & -of_value, of_value.bit_count()))
+        follows = self.players == 2
+        scores = []
+        for move in moves:
+            captured = move.captured_mask
+            kept = hand ^ move.card_bit
+            if captured:
+                score = self.capture_facts(move)[0]
+                after = table ^ captured
+                if not after and not (self.ace_takes_all and move.card.rank_index == 0):
+                    score += _SWEEP
+            else:
+                score = 0.0
+                after = table | move.card_bit
+            if reply_hand:
+                takes = []
+                trails = []
+                for bit, count in spares:
+                    best = 0.0
+                    rest = after
+                    for reply in self.legal(bit, after):
+                        taken = reply.captured_mask
+                        if taken:
+                            worth = self.capture_facts(reply)[0]
+                            if taken == after and not (
+                                self.ace_takes_all and reply.card.rank_index == 0
+                            ):
+                                worth += _SWEEP
+                            if worth > best:
+                                best, rest = worth, after ^ taken
+                    if best:
+                        takes.append((best, count, rest))
+                    else:
+                        trails.append((count, after | bit))
+                takes.sort(reverse=True)
+                excluded = 0
+                expected = follow = 0.0
+                for take, count, rest in takes:
+                    chance = missing[excluded] - missing[excluded + count]
+                    expected += take * chance
+                    if follows and kept:
+                        follow += chance * self.best_take(kept, rest)
+                    excluded += count
+                if follows and kept and trails:
+                    chance = missing[excluded] / sum(count for count, _ in trails)
+                    for count, rest in trails:
+                        follow += chance * count * self.best_take(kept, rest)
+                score += _FOLLOW * follow - _REPLY * expected
+            scores.append(score)
+        return scores
+
+    def play(self, deal: Deal, move: Move) -> None:
+        """Apply one legal ``move`` of the seat to play; dealing waits for :meth:`play_out`."""
+        seat = deal.seat
+        bit = move.card_bit
+        deal.hands[seat] ^= bit
+        captured = move.captured_mask
+        if captured:
+            side = seat % self.sides
+            deal.piles[side] |= captured | bit
+            if captured == deal.table and self._scores_sweep(move, deal.hands, deal.stock):
+                deal.sweeps[side] += 1
+            deal.table ^= captured
+            deal.last = side
+        else:
+            deal.table |= bit
+        deal.seat = (seat + 1) % self.players
+
+    def play_out(self, deal: Deal, trace: list[Move] | None = None) -> None:
+        """Play ``deal`` to the end of the round with the policy; leftovers go to ``last``.
+
+        ``deal`` ends with empty hands and table, its piles and sweeps final. The moves
+        played are appended to ``trace`` when one is given.
+        """
+        legal = self.legal
+        choose = self.choose
+        hands = deal.hands
+        piles = deal.piles
+        sweeps = deal.sweeps
+        stock = deal.stock
+        table = deal.table
+        seat = deal.seat
+        last = deal.last
+        players = self.players
+        sides = self.sides
+        size = self.hand_size
+        total = value_of(table)
+        out = 0
+        for hand in hands:
+            out |= hand
+        for bit in stock:
+            out |= bit
+        foreseen = _FORESIGHT_PLIES
+        while True:
+            hand = hands[seat]
+            if not hand:
+                if not stock:
+                    break
+                self._deal(hands, stock, seat)
+                stock = stock[players * self.hand_size :]
+                hand = hands[seat]
+            moves = legal(hand, table)
+            if len(moves) == 1:
+                move = moves[0]
+            else:
+                following = hands[seat + 1 if seat + 1 < players else 0]
+                reply_hand = following.bit_count() if following else min(len(stock), size)
+                if foreseen > 0:
+                    scores = self.foresight_scores(moves, hand, table, out & ~hand, reply_hand)
+                    move = moves[scores.index(max(scores))]
+                else:
+                    move = choose(moves, table, total, out & ~hand, reply_hand)
+            if trace is not None:
+                trace.append(move)
+            bit = move.card_bit
+            hands[seat] = hand ^ bit
+            out ^= bit
+            captured = move.captured_mask
+            if captured:
+                side = seat % sides
+                piles[side] |= captured | bit
+                if captured == table and self._scores_sweep(move, hands, stock):
+                    sweeps[side] += 1
+                table ^= captured
+                # A capture that empties the table may be an Ace taking all: no value to subtract.
+                total = total - _capture_value(move, self.sum_capture) if table else 0
+                last = side
+            else:
+                table |= bit
+                total += _VALUES[move.card.id]
+            foreseen -= 1
+            seat += 1
+            if seat == players:
+                seat = 0
+        if last >= 0:
+            piles[last] |= table
+        deal.table = 0
+        deal.stock = []
+        deal.seat = seat
+        deal.last = last
+
+    def _deal(self, hands: list[int], stock: list[int], seat: int) -> None:
+        """Give every seat ``hand_size`` cards from the top of ``stock``, ``seat`` first.
+
+        ``seat`` is the next to play, which is the round's leader whenever hands run out.
+        """
+        size = self.hand_size
+        players = self.players
+        pos = 0
+        for k in range(players):
+            hand = 0
+            for bit in stock[pos : pos + size]:
+                hand |= bit
+            hands[(seat + k) % players] = hand
+            pos += size
+
+    def _scores_sweep(self, move: Move, hands: list[int], stock: list[int]) -> bool:
+        """Whether a capture of the whole table scores: not an Ace taking all, and not
+        the round's very last play unless the rules count it."""
+        if self.ace_takes_all and move.card.rank_index == 0:
+            return False
+        return self.last_play_sweep or bool(stock) or any(hands)
+
+
+def _capture_value(move: Move, sum_capture: bool) -> int:
+    """The capture value a capture removes from the table (not an Ace taking all)."""
+    value = _VALUES[move.card.id]
+    return value if sum_capture else 15 - value
+
+
+_MODELS: dict[Rules, RoundModel] = {}
+
+
+def round_model(rules: Rules) -> RoundModel:
+    """The shared :class:`RoundModel` of ``rules`` (its capture memo grows with use)."""
+    model = _MODELS.get(rules)
+    if model is None:
+        model = _MODELS[rules] = RoundModel(rules)
+    return model
