@@ -17,12 +17,14 @@ from typing import Final
 from .base import Player, unseen_mask
 from .expert import ExpertPlayer
 from .greedy import GreedyPlayer
+from .master import MasterPlayer
 from .random_player import RandomPlayer
 
 _FACTORIES: Final[dict[str, Callable[[int | None], Player]]] = {
     "random": RandomPlayer,
     "greedy": GreedyPlayer,
     "expert": ExpertPlayer,
+    "master": MasterPlayer,
 }
 
 LEVELS: Final = tuple(_FACTORIES)
@@ -42,6 +44,7 @@ __all__ = [
     "LEVELS",
     "ExpertPlayer",
     "GreedyPlayer",
+    "MasterPlayer",
     "Player",
     "RandomPlayer",
     "make_player",

@@ -1,0 +1,123 @@
+"""How fast the ``master`` level answers, and a small paired match loop to check its strength.
+
+Speed (the default): master plays every seat of a few matches and the time of each
+decision is taken (moves with a single legal choice included, as a person would
+wait for them); prints mean and worst per move for 2-player scopa, 2-player
+escoba and 4-player scopa.
+
+    python benchmarks/master_speed.py [--matches 2] [--samples N]
+
+Strength: paired matches against another level (each seed played twice with the
+seats swapped), master's match wins with a 95% confidence interval.
+
+    python benchmarks/master_speed.py --versus expert --preset scopa --players 2 --matches 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from collections.abc import Callable, Sequence
+
+from scopa import Game, Rules
+from scopa.players import Player, make_player
+from scopa.players.master import DEFAULT_SAMPLES, MasterPlayer
+
+SPEED_CONFIGS = (
+    ("scopa, 2 players", "scopa", 2),
+    ("escoba, 2 players", "escoba", 2),
+    ("scopa, 4 players", "scopa", 4),
+)
+
+
+def play_match(rules: Rules, seed: int, seats: Sequence[Player], times: list[float] | None) -> Game:
+    """Play one match to its end. Master decisions are timed into ``times``."""
+    game = Game.new(rules, seed=seed)
+    while not game.is_over:
+        seat = game.to_move
+        assert seat is not None
+        player = seats[seat]
+        start = time.perf_counter()
+        move = player.choose(game.view(seat))
+        if times is not None and isinstance(player, MasterPlayer):
+            times.append(time.perf_counter() - start)
+        game.play(move)
+    return game
+
+
+def speed(matches: int, samples: int) -> None:
+    print(f"master, {samples} samples a move, every seat master, {matches} matches each")
+    for label, preset, players in SPEED_CONFIGS:
+        rules = Rules.preset(preset, players=players)
+        times: list[float] = []
+        for seed in range(matches):
+            seats = [MasterPlayer(seed=seed * 10 + k, samples=samples) for k in range(players)]
+            play_match(rules, seed, seats, times)
+        mean = sum(times) / len(times)
+        print(
+            f"{label:<20} mean {mean * 1000:6.1f} ms   worst {max(times) * 1000:6.1f} ms"
+            f"   ({len(times)} moves)"
+        )
+
+
+def versus(
+    opponent: str, rules: Rules, matches: int, first_seed: int, make_master: Callable[[int], Player]
+) -> None:
+    """Paired matches: each seed twice, master on side 0 then on side 1."""
+    wins = games = rounds = 0
+    lead = 0.0
+    times: list[float] = []
+    players = rules.players
+    sides = rules.sides
+    for seed in range(first_seed, first_seed + matches):
+        for master_side in (0, 1):
+            seats = [
+                make_master(seed * 10 + k)
+                if rules.side_of(k) == master_side
+                else make_player(opponent, seed * 10 + k)
+                for k in range(players)
+            ]
+            game = play_match(rules, seed, seats, times)
+            wins += game.winner == master_side
+            games += 1
+            for scores in game.round_scores:
+                best_other = max(s.total for side, s in enumerate(scores) if side != master_side)
+                lead += scores[master_side].total - best_other
+                rounds += 1
+        if games % 20 == 0 or seed == first_seed + matches - 1:
+            rate = wins / games
+            half = 1.96 * math.sqrt(rate * (1 - rate) / games)
+            print(
+                f"{games} matches: master wins {rate:6.1%}  (95% CI {rate - half:6.1%} .. "
+                f"{rate + half:6.1%})  lead {lead / rounds:+.2f} points/round  "
+                f"mean {sum(times) / len(times) * 1000:5.1f} ms/move",
+                flush=True,
+            )
+    print(f"{rules.name}, {players} players, {sides} sides, master vs {opponent}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=None)
+    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
+    parser.add_argument("--versus", metavar="LEVEL", help="play paired matches against LEVEL")
+    parser.add_argument("--preset", default="scopa")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1, help="first match seed")
+    args = parser.parse_args()
+    if args.versus is None:
+        speed(args.matches or 2, args.samples)
+        return
+    rules = Rules.preset(args.preset, players=args.players)
+    versus(
+        args.versus,
+        rules,
+        args.matches or 100,
+        args.seed,
+        lambda seed: MasterPlayer(seed=seed, samples=args.samples),
+    )
+
+
+if __name__ == "__main__":
+    main()
