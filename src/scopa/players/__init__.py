@@ -17,6 +17,7 @@ from typing import Final
 from .base import Player, unseen_mask
 from .expert import ExpertPlayer
 from .greedy import GreedyPlayer
+from .hints import suggest
 from .master import MasterPlayer
 from .random_player import RandomPlayer
 
@@ -48,5 +49,6 @@ __all__ = [
     "Player",
     "RandomPlayer",
     "make_player",
+    "suggest",
     "unseen_mask",
 ]
