@@ -29,6 +29,6 @@ export function forgetSeatToken(code) {
 }
 
 // The levels `scopa.players.LEVELS` has today; the lobby offers no list of them to ask for.
-export const LEVELS = ["random", "greedy", "expert"];
+export const LEVELS = ["random", "greedy", "expert", "master"];
 export const PRESETS = ["scopa", "escoba"];
 export const LOOKS = ["french", "italian", "spanish"];
