@@ -90,3 +90,14 @@ def test_reason_when_no_card_makes_fifteen() -> None:
 def test_reason_keeps_the_settebello() -> None:
     view = view_of(Rules.preset("scopa"), "7D 2C", "AS")
     assert reason(view, Move.parse("2C")) == "keeps the 7 of coins safe in hand"
+
+
+def test_reason_for_a_plain_trail() -> None:
+    view = view_of(Rules.preset("scopa"), "2C 3H", "AS")
+    assert reason(view, Move.parse("3H")) == (
+        "nothing to capture: lays down the 3 of cups, the card that costs least"
+    )
+    view = view_of(Rules.preset("scopa", must_capture="none"), "2C 3H", "2S 4S")
+    assert reason(view, Move.parse("3H")) == (
+        "keeps its captures for later and lays down the 3 of cups"
+    )

@@ -77,7 +77,9 @@ def reason(view: View, move: Move) -> str:
         return safe
     if hand_mask(view) & SETTEBELLO.bit and move.card is not SETTEBELLO:
         return "keeps the 7 of coins safe in hand"
-    return f"lays down {card_words(move.card)}: the card that gives away least"
+    if any(other.is_capture for other in view.legal_moves()):
+        return f"keeps its captures for later and lays down {card_words(move.card)}"
+    return f"nothing to capture: lays down {card_words(move.card)}, the card that costs least"
 
 
 def _safe_table(view: View, left: int) -> str:

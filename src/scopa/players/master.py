@@ -52,6 +52,14 @@ of foresight outweighs a point of playout early in a match, where a point moves 
 match-win chance by about 0.06; near the target, where the round decides the match,
 the playouts' swings in that chance dominate."""
 
+_FULL_MOVES: Final = 6
+"""Up to this many legal moves a decision gets all its samples; with more (big hands,
+escoba's many sums) the moves share ``samples * _FULL_MOVES`` playouts, which is what
+bounds the worst case."""
+
+_FEWEST: Final = 16
+"""Samples a decision gets however many moves it has."""
+
 _PHASES: Final = 4
 """The samples come in this many rounds; after each but the last, clear losers drop out."""
 
@@ -76,7 +84,8 @@ class MasterPlayer:
         samples: int = DEFAULT_SAMPLES,
     ) -> None:
         """``seed`` makes the moves reproducible; ``samples`` is the number of guesses at
-        the hidden cards per move; ``time_budget`` (seconds) stops sampling early."""
+        the hidden cards per move (fewer when there are more than six moves to weigh);
+        ``time_budget`` (seconds) stops sampling early."""
         if samples < 1:
             raise ValueError(f"samples must be 1 or more; got {samples}")
         if time_budget is not None and time_budget <= 0:
@@ -128,7 +137,8 @@ class MasterPlayer:
         alive = moves
         dropped: list[Move] = []
         # With nothing hidden (an open deal too big to solve) every guess is the truth.
-        samples = 1 if knowledge.open else self.samples
+        share = max(_FEWEST, self.samples * _FULL_MOVES // len(moves))
+        samples = 1 if knowledge.open else min(self.samples, share)
         solving = not knowledge.stock_size and in_hands <= SOLVE_CARDS
         checkpoints = {samples * k // _PHASES for k in range(1, _PHASES)}
         for done in range(1, samples + 1):

@@ -8,10 +8,14 @@ the same rules: legal moves from :func:`~scopa.capture.move_generator`, sweeps
 (never on the round's last play unless the rules allow it), the leftovers to the
 side that captured last, and the real scoring at the end.
 
-Playouts follow a cheap policy, not random moves: random play throws away the
-cards a real player would take and makes every move look alike. The policy takes
+Playouts follow a policy, not random moves: random play throws away the cards a
+real player would take and makes every move look alike. The quick policy takes
 what is worth most (sweeps, the settebello, coins, sevens, sixes, cards) and
-shuns tables that a card still out could sweep, which is the seed's advice.
+shuns tables that a card still out could sweep, which is the seed's advice. The
+foresight looks one turn further, the way the expert does: what the next player
+can expect to take back (its hand a random draw from the cards it may hold) and
+what this seat can take after that. It costs a few times more, so playouts use it
+for their first moves only, and the master also uses it on the moves it weighs.
 """
 
 from __future__ import annotations
