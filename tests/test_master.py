@@ -48,14 +48,20 @@ def test_master_is_a_level() -> None:
 
 
 def test_master_never_sees_hidden_cards() -> None:
-    # Same hand and table for seat 0, different cards in seat 1's hand and the stock.
-    rules = Rules.preset("scopa")
+    # Same hand and table for seat 0 and the same plays by seat 1, but different cards in
+    # seat 1's hand and in the stock: seat 0's views agree, and so must its analysis.
+    rules = Rules.preset("scopa", must_capture="none")
     first = deal(rules, ["AD 4H 7C", "KS QS JS"], "2D 3S 5H 6C")
-    second = deal(rules, ["AD 4H 7C", "7D 5C 2H"], "2D 3S 5H 6C")
-    views = [Game.new(rules, seed=1, deck=deck).view(0) for deck in (first, second)]
+    second = deal(rules, ["AD 4H 7C", "KS 7D 5C"], "2D 3S 5H 6C", then="JS QS")
+    games = [Game.new(rules, seed=1, deck=deck) for deck in (first, second)]
+    for game in games:
+        game.play("AD")
+        game.play("KS")
+    views = [game.view(0) for game in games]
     assert views[0] == views[1]
-    moves = [MasterPlayer(seed=5, samples=30).evaluate(view) for view in views]
-    assert moves[0] == moves[1]
+    assert games[0].hands[1] != games[1].hands[1]
+    analyses = [MasterPlayer(seed=5, samples=30).evaluate(view) for view in views]
+    assert analyses[0] == analyses[1]
 
 
 def test_same_seed_same_move_whatever_came_before() -> None:
