@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from scopa import Game, Move, Rules, View
 from scopa.players import suggest
-from scopa.players.hints import reason
+from scopa.players.hints import REASONS, Reason, explain, hint, reason
 
 from .conftest import cards, deal
 
@@ -100,4 +101,23 @@ def test_reason_for_a_plain_trail() -> None:
     view = view_of(Rules.preset("scopa", must_capture="none"), "2C 3H", "2S 4S")
     assert reason(view, Move.parse("3H")) == (
         "keeps its captures for later and lays down the 3 of cups"
+    )
+
+
+def test_reasons_are_keys_and_parameters_a_client_can_translate() -> None:
+    # Numbers stay numbers, cards and ranks stay codes: the client names them in its language.
+    view = view_of(Rules.preset("scopa"), "2C KH", "AS 3H", mine="6D 6H", theirs="6S 6C")
+    assert explain(view, Move.parse("2C")) == Reason("gone_sweep", {"total": 6, "rank": "6"})
+    view = view_of(Rules.preset("escoba"), "AC 6C", "7H KS 2H")
+    assert explain(view, Move.parse("6Cx2H+7H")) == Reason("seven", {"card": "7H"})
+    move, why = hint(view_of(Rules.preset("scopa"), "7C 4H", "3H 4S"))
+    assert (str(move), why) == ("7Cx3H+4S", Reason("sweep"))
+    assert suggest(view_of(Rules.preset("scopa"), "7C 4H", "3H 4S"))[1] == str(why)
+
+
+def test_every_reason_names_only_known_parameters() -> None:
+    for key, text in REASONS.items():
+        assert set(re.findall(r"\{(\w+)\}", text)) <= {"count", "total", "card", "rank"}, key
+    assert str(Reason("cards_gone_fifteen", {"count": 3, "total": 7, "rank": "J"})) == (
+        "takes 3 cards and leaves 7 on the table: no Jack is left to make 15"
     )

@@ -17,7 +17,7 @@ from typing import Final
 from .base import Player, unseen_mask
 from .expert import ExpertPlayer
 from .greedy import GreedyPlayer
-from .hints import suggest
+from .hints import Reason, hint, suggest
 from .master import MasterPlayer
 from .random_player import RandomPlayer
 
@@ -48,6 +48,8 @@ __all__ = [
     "MasterPlayer",
     "Player",
     "RandomPlayer",
+    "Reason",
+    "hint",
     "make_player",
     "suggest",
     "unseen_mask",
