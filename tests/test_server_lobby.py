@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from scopa.client import Lobby, LobbyRefused, TableConnection
+from scopa.players import LEVEL_NAMES, LEVELS
 
 from .server_support import (
     TIMEOUT,
@@ -89,3 +90,17 @@ async def test_health_start_page_and_api_docs(tmp_path: Path) -> None:
         schema = (await lobby.http.get("/openapi.json")).json()
         assert "/api/tables/{code}/join" in schema["paths"]
         assert (await lobby.http.get("/docs")).status_code == 200
+
+
+async def test_the_levels_of_the_computer(tmp_path: Path) -> None:
+    async with running_server(settings_for(tmp_path)) as server, Lobby(server.url) as lobby:
+        levels = await lobby.levels()
+        assert [level["level"] for level in levels] == list(LEVELS)
+        assert [level["name"] for level in levels] == [LEVEL_NAMES[level] for level in LEVELS]
+        assert [level["level"] for level in levels if level["default"]] == ["expert"]
+        schema = (await lobby.http.get("/openapi.json")).json()
+        assert "get" in schema["paths"]["/api/levels"]
+        # Each level listed is one the lobby takes.
+        for level in levels:
+            grant = await lobby.play_computer(name="Ada", level=level["level"])
+            assert {seat["level"] for seat in grant["table"]["seats"][1:]} == {level["level"]}

@@ -125,6 +125,11 @@ class Lobby:
         result: dict[str, Any] = await self._call("POST", "/api/play", choices)
         return result
 
+    async def levels(self) -> list[dict[str, Any]]:
+        """The bot levels, weakest first: ``level``, ``name`` and ``default``."""
+        result: list[dict[str, Any]] = await self._call("GET", "/api/levels")
+        return result
+
     async def match_record(self, match_id: int) -> dict[str, Any]:
         result: dict[str, Any] = await self._call("GET", f"/api/matches/{match_id}")
         return result
@@ -212,6 +217,10 @@ class TableConnection:
     async def move(self, move: str, ref: str | int | None = None) -> None:
         """Play ``move`` for the version last seen, so a move chosen on an old view is refused."""
         await self.send({"type": "move", "move": move, "version": self.version, "ref": ref})
+
+    async def hint(self, ref: str | int | None = None) -> None:
+        """Ask for the master's move for this seat, on its turn; the answer is a ``hint``."""
+        await self.send({"type": "hint", "ref": ref})
 
     async def sync(self) -> None:
         await self.send({"type": "sync", "match": self.match, "version": self.version})

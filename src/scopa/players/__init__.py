@@ -11,7 +11,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Final
 
 from .base import Player, unseen_mask
@@ -31,6 +31,14 @@ _FACTORIES: Final[dict[str, Callable[[int | None], Player]]] = {
 LEVELS: Final = tuple(_FACTORIES)
 """The levels in order of strength, as shown to users."""
 
+LEVEL_NAMES: Final[Mapping[str, str]] = {
+    "random": "Beginner",
+    "greedy": "Casual",
+    "expert": "Expert",
+    "master": "Master",
+}
+"""What people call each level, in English (the web client has them in its own languages)."""
+
 
 def make_player(level: str, seed: int | None = None) -> Player:
     """A new bot of ``level``; ``seed`` makes its choices reproducible."""
@@ -43,6 +51,7 @@ def make_player(level: str, seed: int | None = None) -> Player:
 
 __all__ = [
     "LEVELS",
+    "LEVEL_NAMES",
     "ExpertPlayer",
     "GreedyPlayer",
     "MasterPlayer",

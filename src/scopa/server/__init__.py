@@ -7,6 +7,7 @@ package adds people, bots, storage and the wire.
 >>> app = create_app(Settings(db_url="sqlite+aiosqlite:///:memory:"))
 >>> for path in sorted(app.openapi()["paths"]):  # the lobby, documented by OpenAPI at /docs
 ...     print(path)
+/api/levels
 /api/matches/{match_id}
 /api/play
 /api/tables

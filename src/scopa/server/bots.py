@@ -1,5 +1,5 @@
 """Bots at the card room's tables: who plays a bot seat, who stands in for an absent person,
-and how a bot thinks without stalling everyone else's table.
+how a bot thinks without stalling everyone else's table, and the master's hints for people.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import random
 from concurrent.futures import Executor
 
 from ..moves import Move
-from ..players import LEVELS, Player, make_player
+from ..players import LEVELS, Player, Reason, hint, make_player
 from ..view import View
 
 
@@ -43,3 +43,9 @@ async def think(player: Player, view: View, executor: Executor) -> Move:
     """The bot's move, chosen in a worker thread: a search may take a while, and the event loop
     must keep serving every other table meanwhile."""
     return await asyncio.get_running_loop().run_in_executor(executor, player.choose, view)
+
+
+async def advise(view: View, executor: Executor) -> tuple[Move, Reason]:
+    """The master's hint for a person's own ``view``, worked out in the bots' threads for the
+    same reason as :func:`think`: its search must not hold up the event loop."""
+    return await asyncio.get_running_loop().run_in_executor(executor, hint, view)

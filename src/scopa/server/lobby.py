@@ -1,4 +1,5 @@
-"""The lobby over HTTP: create, list, join, leave, start, play the computer, rematch, records.
+"""The lobby over HTTP: create, list, join, leave, start, play the computer, rematch, records,
+and the computer's levels.
 
 FastAPI documents every route from these models at ``/docs`` and ``/openapi.json``. A seat is
 held by a secret token, returned once when the seat is taken; every seat action sends it.
@@ -11,6 +12,7 @@ from typing import Annotated, Any, cast
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, Field
 
+from ..players import LEVEL_NAMES, LEVELS
 from .bots import default_level
 from .room import CardRoom, build_rules, check_level
 from .tables import Table
@@ -85,6 +87,12 @@ class SeatGrant(BaseModel):
     socket: str = Field(description="the WebSocket path to play on")
 
 
+class Level(BaseModel):
+    level: str = Field(description="what to send as a bot's level, such as \"expert\"")
+    name: str = Field(description="the level's name for people, in English")
+    default: bool = Field(description="the level of play against the computer when none is named")
+
+
 class Health(BaseModel):
     status: str
     tables: int
@@ -149,6 +157,16 @@ async def rematch(code: str, body: SeatToken, room: Room) -> TableView:
     table = await room.table(code)
     await table.rematch(body.token)
     return _view(table)
+
+
+@router.get("/levels")
+async def list_levels() -> list[Level]:
+    """The computer's levels, weakest first: the choices for ``bots`` and ``level``."""
+    default = default_level()
+    return [
+        Level(level=level, name=LEVEL_NAMES[level], default=level == default)
+        for level in LEVELS
+    ]
 
 
 @router.post("/play", status_code=201)

@@ -21,10 +21,10 @@ ERROR_CODES: Final = (
     "already_said_hello",  # a second hello on one connection
     "bad_token",  # no seat of this table has that token: the connection is closed
     "no_table",  # no table has that code: the connection is closed
-    "not_seated",  # a spectator tried to play
+    "not_seated",  # a spectator tried to play or asked for a hint
     "no_match",  # no match is being played at this table
     "stale_version",  # the move was for an older version of the match
-    "not_your_turn",
+    "not_your_turn",  # a move or a hint from a seat that is not to play
     "invalid_move",  # a move code that cannot be read
     "illegal_move",  # a readable move the rules do not allow now
     "server_error",  # the move could not be stored; the table is unchanged
@@ -63,6 +63,14 @@ class MoveRequest:
 
 
 @dataclass(frozen=True)
+class HintRequest:
+    """Ask what the master would play for this seat, and why (only on this seat's turn)."""
+
+    ref: str | int | None = None
+    """Any short value the client likes; the hint, or an error about it, carries it back."""
+
+
+@dataclass(frozen=True)
 class Sync:
     """Ask again for the current state, and the plays missed since ``version`` of ``match``."""
 
@@ -75,7 +83,7 @@ class Ping:
     pass
 
 
-ClientMessage = Hello | MoveRequest | Sync | Ping
+ClientMessage = Hello | MoveRequest | HintRequest | Sync | Ping
 
 
 def _optional_count(data: dict[str, Any], key: str, ref: str | int | None) -> int | None:
@@ -126,6 +134,8 @@ def parse(text: str) -> ClientMessage:
             raise ProtocolError("bad_message", "'token' must be the seat token text", ref)
         match = _optional_count(data, "match", ref)
         return Hello(token, match, _optional_count(data, "version", ref))
+    if kind == "hint":
+        return HintRequest(ref)
     if kind == "sync":
         return Sync(_optional_count(data, "match", ref), _optional_count(data, "version", ref))
     if kind == "ping":
@@ -134,7 +144,8 @@ def parse(text: str) -> ClientMessage:
         raise ProtocolError("bad_message", "a message needs a 'type'", ref)
     raise ProtocolError(
         "unknown_type",
-        f"unknown message type {kind[:MAX_REF_LENGTH]!r}; the types are hello, move, sync, ping",
+        f"unknown message type {kind[:MAX_REF_LENGTH]!r}; "
+        "the types are hello, move, hint, sync, ping",
         ref,
     )
 

@@ -1,10 +1,10 @@
 """The WebSocket of one seat (or one spectator) at a table: ``/ws/tables/{code}``.
 
 The first message is ``hello``, with the seat token (none: a spectator) and the match version the
-client already has. After it, ``move``, ``sync`` and ``ping``. Each connection has an outbox
-drained by its own task, so a table never waits for a slow client: a client that lets its outbox
-fill up is dropped. Messages that break the protocol get an ``error`` back and change nothing;
-floods and bad tokens also close the connection (1008, policy violation).
+client already has. After it, ``move``, ``hint``, ``sync`` and ``ping``. Each connection has an
+outbox drained by its own task, so a table never waits for a slow client: a client that lets its
+outbox fill up is dropped. Messages that break the protocol get an ``error`` back and change
+nothing; floods and bad tokens also close the connection (1008, policy violation).
 """
 
 from __future__ import annotations
@@ -17,7 +17,17 @@ from typing import Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .protocol import Hello, MoveRequest, Ping, ProtocolError, Sync, encode, error_message, parse
+from .protocol import (
+    Hello,
+    HintRequest,
+    MoveRequest,
+    Ping,
+    ProtocolError,
+    Sync,
+    encode,
+    error_message,
+    parse,
+)
 from .ratelimit import TokenBucket
 from .room import CardRoom
 from .settings import Settings
@@ -156,6 +166,15 @@ class Connection:
             # A played move is paced by the game itself (one per turn): only refused ones, and
             # every other message, count against the rate limit. Bots play at once in tests.
             self.bucket.give_back()
+        elif isinstance(message, HintRequest):
+            if self.seat is None:
+                raise ProtocolError(
+                    "not_seated", "spectators get no hints: say hello with a seat token",
+                    message.ref,
+                )
+            # Awaited here, like a move: this connection's next message waits for the hint, so
+            # one client has at most one search running for it. It counts against the rate limit.
+            self.push(await self.table.hint(self.seat, message.ref, self.token))
         elif isinstance(message, Sync):
             table = self.table
             async with table.lock:

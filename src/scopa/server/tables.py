@@ -110,6 +110,8 @@ class Table:
         self._settings = settings
         self._executor = executor
         self._bots: dict[int, Player] = {}
+        self._hints: dict[int, tuple[tuple[int | None, int], dict[str, Any]]] = {}
+        """The last hint worked out for each seat, by the (match, version) it is for."""
         self._turn: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -363,11 +365,7 @@ class Table:
         self, seat: int, code: str, version: int | None, ref: str | int | None, token: str | None
     ) -> None:
         async with self.lock:
-            if token is not None and not token_matches(token, self.seats[seat].token_hash):
-                raise ProtocolError("bad_token", "this seat is no longer yours", ref)
-            game = self.game
-            if game is None or self.status != "playing":
-                raise ProtocolError("no_match", "no match is being played at this table", ref)
+            game = self._match_for(seat, ref, token)
             if version is not None and version != self.version:
                 raise ProtocolError(
                     "stale_version",
@@ -409,6 +407,49 @@ class Table:
                 self._broadcast_table()
             self._broadcast_state()
             self._schedule_turn()
+
+    def _match_for(self, seat: int, ref: str | int | None, token: str | None) -> Game:
+        """The match ``seat`` is playing, if its ``token`` (a person's) still holds the seat."""
+        if token is not None and not token_matches(token, self.seats[seat].token_hash):
+            raise ProtocolError("bad_token", "this seat is no longer yours", ref)
+        if self.game is None or self.status != "playing":
+            raise ProtocolError("no_match", "no match is being played at this table", ref)
+        return self.game
+
+    async def hint(
+        self, seat: int, ref: str | int | None = None, token: str | None = None
+    ) -> str:
+        """The ``hint`` message for ``seat``: the master's move for that seat's own view and
+        why. Only the seat to move may ask; a refusal raises :class:`ProtocolError`. Nothing
+        changes either way, and the answer is meant for the asking connection alone.
+
+        The search runs off the event loop without the table's lock, so the table plays on
+        meanwhile; the answer names the version it is for. It is kept until the next move, so
+        asking again costs nothing: a client cannot keep a bot thread busy by repeating itself.
+        """
+        async with self.lock:
+            game = self._match_for(seat, ref, token)
+            if seat != game.to_move:
+                raise ProtocolError(
+                    "not_your_turn",
+                    f"no hint: it is not your turn (seat {game.to_move} is to play)",
+                    ref,
+                )
+            view = game.view(seat)
+            position = (self.match_id, self.version)
+        kept = self._hints.get(seat)
+        if kept is None or kept[0] != position:
+            move, why = await bots.advise(view, self._executor)
+            answer = {
+                "type": "hint",
+                "table": self.code,
+                "match": position[0],
+                "version": position[1],
+                "move": str(move),
+                "reason": {"key": why.key, "params": dict(why.params), "text": str(why)},
+            }
+            kept = self._hints[seat] = (position, answer)
+        return encode(kept[1] if ref is None else {**kept[1], "ref": ref})
 
     def _schedule_turn(self) -> None:
         """Start whatever plays the next turn without a person: a bot, or the turn timer."""
