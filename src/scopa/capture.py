@@ -2,9 +2,8 @@
 
 This is the hot path of every search and playout, so it works on masks and
 remembers its answers: the moves of a card onto a table are computed once per
-(table, card) and then looked up, and the subsets of a table grouped by value
-are shared by every card played onto it. Both memos are keyed by everything
-the answer depends on, so they never go stale; they are cleared when large.
+(table, card) and then looked up. The memos are keyed by everything the answer
+depends on, so they never go stale; they are cleared when large.
 """
 
 from __future__ import annotations
@@ -16,40 +15,38 @@ from .cards import ALL_CARDS_MASK, CAPTURE_VALUES, VALUE_MASKS, Card, ids_of, ma
 from .moves import Move, move_of
 from .rules import Rules
 
-_MAX_USEFUL_SUM: Final = 14
-"""No capture ever needs table cards worth more than 14 (escoba: 15 minus an Ace)."""
-
 _MEMO_LIMIT: Final = 1 << 14
 """Entries per memo (one per card, one for hands) before it is emptied: memory stays
 bounded (tens of MB at most) in long-running servers and tournaments."""
-_SUMS_LIMIT: Final = 1 << 16
-_SUMS: dict[int, dict[int, tuple[int, ...]]] = {}
 _VALUES: Final = tuple(CAPTURE_VALUES[i % 10] for i in range(40))
 _TRAILS: Final = tuple(move_of(i, 0) for i in range(40))
 _BELOW: Final = tuple(sum(VALUE_MASKS[w] for w in range(1, min(v, 11))) for v in range(16))
 """``_BELOW[v]``: every card worth less than ``v``."""
 
 
-def _sums_of(table: int) -> dict[int, tuple[int, ...]]:
-    """Non-empty subsets of ``table`` worth at most 14, grouped by their value."""
-    sums = _SUMS.get(table)
-    if sums is not None:
-        return sums
-    subsets = [(0, 0)]
-    rest = table
+def _subsets_worth(cards: int, total: int) -> tuple[int, ...]:
+    """Every subset of ``cards`` whose values add up to ``total``.
+
+    Partial subsets grow one card at a time and are dropped once they reach the
+    total, so the work stays small even on a crowded table; the subsets come out in
+    the order of their highest card, which keeps move lists in a stable order.
+    """
+    found: list[int] = []
+    masks = [0]
+    sums = [0]
+    rest = cards
     while rest:
         bit = rest & -rest
         rest ^= bit
         value = _VALUES[bit.bit_length() - 1]
-        subsets += [(m | bit, s + value) for m, s in subsets if s + value <= _MAX_USEFUL_SUM]
-    grouped: dict[int, list[int]] = {}
-    for mask, total in subsets[1:]:
-        grouped.setdefault(total, []).append(mask)
-    sums = {total: tuple(masks) for total, masks in grouped.items()}
-    if len(_SUMS) >= _SUMS_LIMIT:
-        _SUMS.clear()
-    _SUMS[table] = sums
-    return sums
+        for k in range(len(masks)):
+            worth = sums[k] + value
+            if worth < total:
+                masks.append(masks[k] | bit)
+                sums.append(worth)
+            elif worth == total:
+                found.append(masks[k] | bit)
+    return tuple(found)
 
 
 def _singles(mask: int) -> tuple[int, ...]:
@@ -76,10 +73,10 @@ def capture_masks(rules: Rules, table: int, card_id: int) -> tuple[int, ...]:
         small = table & _BELOW[value]
         if not small & (small - 1):
             return ()  # one smaller card alone cannot make the value
-        options = _sums_of(small).get(value, ())
+        options = _subsets_worth(small, value)
     else:
         target = 15 - value
-        options = _sums_of(table & _BELOW[target + 1]).get(target, ())
+        options = _subsets_worth(table & _BELOW[target + 1], target)
     if rules.fewest_cards and len(options) > 1:
         fewest = min(mask.bit_count() for mask in options)
         options = tuple(mask for mask in options if mask.bit_count() == fewest)
