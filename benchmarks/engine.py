@@ -10,9 +10,12 @@ per second for 2-player scopa, 2-player escoba and 4-player scopa.
 from __future__ import annotations
 
 import argparse
+import platform
 import random
+import sys
 import time
 
+import scopa.game
 from scopa import Game, Rules
 
 
@@ -49,7 +52,10 @@ def main() -> None:
         ("escoba, 2 players", Rules.preset("escoba")),
         ("scopa, 4 players", Rules.preset("scopa", players=4)),
     ]
+    core = "pure Python" if (scopa.game.__file__ or "").endswith(".py") else "compiled (mypyc)"
+    interpreter = f"{platform.python_implementation()} {platform.python_version()} ({sys.executable})"
     print(f"random playouts through the public API, {args.seconds:g} s each, one process")
+    print(f"core: {core}; interpreter: {interpreter}")
     for label, rules in configs:
         rate, rounds = rounds_per_second(rules, args.seconds)
         print(f"{label:<20} {rate:>10,.0f} rounds/s   ({rounds:,} rounds)")
