@@ -28,7 +28,16 @@ export function forgetSeatToken(code) {
   localStorage.removeItem(`scopa.seat.${code}`);
 }
 
-// The levels `scopa.players.LEVELS` has today; the lobby offers no list of them to ask for.
-export const LEVELS = ["random", "greedy", "expert", "master"];
+// The computer's levels, weakest first (GET /api/levels), asked once: a page open for a day
+// does not need a new list, and a failed answer is asked again next time.
+let levelsAsked = null;
+export function botLevels() {
+  levelsAsked ??= api("/levels").catch((error) => {
+    levelsAsked = null;
+    throw error;
+  });
+  return levelsAsked;
+}
+
 export const PRESETS = ["scopa", "escoba"];
 export const LOOKS = ["french", "italian", "spanish"];

@@ -23,9 +23,10 @@ export async function setLanguage(code, remember = false) {
   document.documentElement.lang = code;
 }
 
-// The message `key` with its {placeholders} filled from `params`.
-export function t(key, params = {}) {
-  const text = messages[key] ?? key;
+// The message `key` with its {placeholders} filled from `params`; `fallback` when the
+// catalogue lacks it (a text the server sent, for a key it knows and the client does not).
+export function t(key, params = {}, fallback = key) {
+  const text = messages[key] ?? fallback;
   return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
 }
 

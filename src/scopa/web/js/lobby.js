@@ -1,7 +1,7 @@
 // The lobby: play against the computer in one click, create a table to share, join one by its
 // link or code, and the open tables.
 
-import { LEVELS, LOOKS, PRESETS, api, keepSeatToken } from "./api.js";
+import { LOOKS, PRESETS, api, botLevels, keepSeatToken } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { chosenLook, keepPlayerName, playerName } from "./prefs.js";
@@ -9,6 +9,13 @@ import { chosenLook, keepPlayerName, playerName } from "./prefs.js";
 function select(id, values, label, chosen) {
   return h("select", { id }, values.map((value) =>
     h("option", { value, selected: value === chosen }, label(value))));
+}
+
+// The server's levels, named from the catalogue (by the server's English name for a level the
+// client does not know), the server's default chosen.
+function levelOptions(levels) {
+  return levels.map(({ level, name, default: chosen }) =>
+    h("option", { value: level, selected: chosen }, t(`level.${level}`, {}, name)));
 }
 
 function field(labelKey, control) {
@@ -46,6 +53,7 @@ function myName() {
 
 export function showLobby(main) {
   let tables = [];
+  let levels = [];
   let problem = "";
 
   async function take(request) {
@@ -71,6 +79,20 @@ export function showLobby(main) {
     document.getElementById("open-tables")?.replaceWith(openTables());
   }
 
+  // The level lists are filled in place once the levels arrive, so nothing chosen is lost.
+  async function loadLevels() {
+    try {
+      levels = await botLevels();
+    } catch (error) {
+      problem = error.message;
+      render();
+      return;
+    }
+    for (const id of ["quick-level", "create-level"]) {
+      document.getElementById(id)?.replaceChildren(...levelOptions(levels));
+    }
+  }
+
   function openTables() {
     const rows = tables.map((table) => {
       const taken = table.seats.filter((seat) => !seat.open).length;
@@ -90,7 +112,7 @@ export function showLobby(main) {
       const level = document.getElementById("quick-level").value;
       take(() => api("/play", { ...readGame("quick"), level, name: myName() }));
     } }, h("h2", {}, t("lobby.computer")), gameFields("quick"),
-    field("lobby.level", select("quick-level", LEVELS, (l) => t(`level.${l}`), "expert")),
+    field("lobby.level", h("select", { id: "quick-level" }, levelOptions(levels))),
     h("button", { type: "submit", class: "primary", id: "play-computer" }, t("lobby.play")));
 
     const create = h("form", { class: "panel", id: "create", onsubmit: (event) => {
@@ -105,7 +127,7 @@ export function showLobby(main) {
       take(() => api("/tables", { ...game, bots, name: myName() }));
     } }, h("h2", {}, t("lobby.create")), gameFields("create"),
     field("lobby.bots", select("create-bots", ["0", "1", "2", "3", "4", "5"], (n) => n, "0")),
-    field("lobby.level", select("create-level", LEVELS, (l) => t(`level.${l}`), "expert")),
+    field("lobby.level", h("select", { id: "create-level" }, levelOptions(levels))),
     h("button", { type: "submit", id: "create-table" }, t("lobby.create_button")));
 
     const join = h("form", { class: "panel", id: "join", onsubmit: (event) => {
@@ -128,5 +150,6 @@ export function showLobby(main) {
 
   render();
   refresh();
+  loadLevels();
   return { render };
 }
