@@ -2,6 +2,7 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { modalDialog } from "./modal.js";
 
 // Optional categories appear only when some side scored them.
 const ROWS = [
@@ -15,7 +16,9 @@ const ROWS = [
   ["sevens", (s) => `${s.seven_count} → ${s.sevens}`, true],
 ];
 
-export function breakdownDialog({ round, roundNumber, scores, sideNames, winner, actions }) {
+// A modal dialog (modal.js), to be opened with showModal(); `onClose` hears Escape.
+export function breakdownDialog({ round, roundNumber, scores, sideNames, winner, actions,
+  onClose }) {
   const rows = ROWS.filter(([key, , optional]) => !optional || round.some((s) => s[key] > 0))
     .map(([key, show]) => h("tr", {}, h("th", { scope: "row" }, t(`breakdown.${key}`)),
       round.map((side) => h("td", {}, show(side)))));
@@ -27,9 +30,9 @@ export function breakdownDialog({ round, roundNumber, scores, sideNames, winner,
         round.map((side) => h("td", {}, String(side.total)))),
       h("tr", { class: "total" }, h("th", { scope: "row" }, t("breakdown.match")),
         scores.map((score) => h("td", {}, String(score))))));
-  return h("div", { class: "overlay" }, h("div", { class: "dialog", role: "dialog",
-    "aria-modal": "true", "aria-labelledby": "breakdown-title", id: "breakdown" },
+  return modalDialog({ class: "dialog", "aria-labelledby": "breakdown-title", id: "breakdown",
+    onClose },
   h("h2", { id: "breakdown-title" }, t("breakdown.title", { round: roundNumber })), table,
   winner ? h("p", { class: "winner", id: "winner" }, winner) : null,
-  h("div", { class: "actions" }, actions)));
+  h("div", { class: "actions" }, actions));
 }

@@ -14,7 +14,7 @@ export function showTable(main, code) {
   const s = {
     token: seatToken(code), seat: null, table: null, view: null, match: null, version: null,
     pending: null, seenRounds: null, roundShown: null, problem: "", shown: new Set(),
-    leaving: [], leavingTimer: null, linkDown: false, sweepCalled: null,
+    leaving: [], leavingTimer: null, linkDown: false, sweepCalled: null, focusBack: null,
   };
   const calm = matchMedia("(prefers-reduced-motion: reduce)");
   const socket = openTableSocket(code,
@@ -325,8 +325,9 @@ export function showTable(main, code) {
       s.seat !== null ? h("button", { type: "button", class: "primary", id: "rematch",
         onclick: () => seatAction("rematch", { token: s.token }) }, t("breakdown.rematch"))
         : null,
-      h("a", { href: "#/", class: "button" }, t("nav.lobby")),
-      h("button", { type: "button", onclick: close }, t("breakdown.close"))]
+      h("a", { href: "#/", class: "button", id: "breakdown-lobby" }, t("nav.lobby")),
+      h("button", { type: "button", id: "breakdown-close", onclick: close },
+        t("breakdown.close"))]
       : [h("button", { type: "button", class: "primary", id: "continue", onclick: close },
         t("breakdown.continue"))];
     return breakdownDialog({
@@ -335,13 +336,26 @@ export function showTable(main, code) {
         .reduce((sum, round) => sum.map((total, side) => total + round[side].total),
           v.scores.map(() => 0)),
       sideNames: v.scores.map((_, side) => sideName(side)),
-      winner: over ? winnerText() : null, actions,
+      winner: over ? winnerText() : null, actions, onClose: close,
     });
+  }
+
+  // Where the keyboard goes when a dialog closes: back where it was before the dialog opened,
+  // or, when that card has been played meanwhile, to the hand.
+  function focusAfterDialog() {
+    const back = s.focusBack ? main.querySelector(`[data-card="${s.focusBack}"]`) ??
+      document.getElementById(s.focusBack) : null;
+    back?.focus();
+    if (!back || document.activeElement !== back) main.querySelector(".hand button.card")?.focus();
   }
 
   function render() {
     const focused = document.activeElement;
     const focusKey = focused?.dataset?.card ?? focused?.dataset?.move ?? focused?.id;
+    const dialogWas = main.querySelector("dialog") !== null;
+    const dialogNow = Boolean(s.view && s.roundShown !== null &&
+      s.view.round_scores[s.roundShown]);
+    if (dialogNow && !dialogWas) s.focusBack = focusKey;
     let content;
     if (!s.table) content = h("p", {}, s.problem || t("table.connecting"));
     else if (s.table.status === "waiting" || !s.view) content = waitingRoom();
@@ -350,16 +364,22 @@ export function showTable(main, code) {
       s.linkDown ? h("p", { class: "problem", role: "alert" }, t("table.reconnecting")) : null,
       s.problem && s.table ? h("p", { class: "problem", role: "alert" }, s.problem) : null,
       content,
-      s.view && s.roundShown !== null && s.view.round_scores[s.roundShown] ? dialog() : null,
+      dialogNow ? dialog() : null,
     ].filter(Boolean));
+    const modal = main.querySelector("dialog");
+    modal?.showModal();
+    if (dialogWas && !dialogNow) {
+      focusAfterDialog();
+      return;
+    }
     // Re-rendering replaces the elements: keep the keyboard where it was.
     if (focusKey) {
       const again = main.querySelector(`[data-card="${focusKey}"], [data-move="${focusKey}"]`) ??
         document.getElementById(focusKey);
       again?.focus();
     }
-    if (s.roundShown !== null && !main.querySelector(".dialog")?.contains(document.activeElement)) {
-      main.querySelector(".dialog .primary, .dialog button")?.focus();
+    if (modal && !modal.contains(document.activeElement)) {
+      modal.querySelector(".primary, button")?.focus();
     }
   }
 
