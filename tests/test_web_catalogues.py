@@ -1,5 +1,5 @@
 """The web client's message catalogues: every language has exactly English's keys, and every
-placeholder English uses."""
+placeholder English uses; and a text for every hint reason the server sends."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
+
+from scopa.players.hints import REASONS
 
 CATALOGUES = Path(__file__).parent.parent / "src" / "scopa" / "web" / "i18n"
 LANGUAGES = ["en", "it", "es", "sl", "tr"]
@@ -46,3 +48,15 @@ def test_every_key_the_client_uses_is_in_english() -> None:
     used = set(re.findall(r"""\bt\("([\w.]+)"|data-i18n="([\w.]+)"|field\("([\w.]+)\"""", sources))
     keys = {key for match in used for key in match if key}
     assert sorted(keys - set(catalogue("en"))) == []
+
+
+def test_every_hint_reason_has_a_text_with_the_server_s_parameters() -> None:
+    english = catalogue("en")
+    for key, text in REASONS.items():
+        assert f"hint.reason.{key}" in english, key
+        wanted = set(re.findall(r"\{(\w+)\}", text))
+        assert set(re.findall(r"\{(\w+)\}", english[f"hint.reason.{key}"])) == wanted, key
+    extra = {key for key in english if key.startswith("hint.reason.")} - {
+        f"hint.reason.{key}" for key in REASONS
+    }
+    assert extra == set(), "reasons the server never sends"

@@ -39,6 +39,7 @@ def test_two_browsers_play_at_one_table(browser: Browser, web_server: str) -> No
     for _ in range(8):
         mover = next(p for p in (ada, bruno) if p.page.locator(".hand button.playable").count())
         waiting = bruno if mover is ada else ada
+        assert waiting.page.is_disabled("#hint") and mover.page.is_enabled("#hint")
         before = waiting.page.get_attribute("#board", "data-version")
         play_one_card(mover.page)
         waiting.page.wait_for_function(
@@ -57,6 +58,7 @@ def test_two_browsers_play_at_one_table(browser: Browser, web_server: str) -> No
     carla = open_page(browser, link)
     carla.page.wait_for_selector("#board")
     assert carla.page.locator(".hand").count() == 0
+    assert carla.page.locator("#hint").count() == 0, "no hints for spectators"
     assert "watching" in carla.page.inner_text("#board")
     assert carla.page.locator(".opponent").count() == 2
     ada.check()

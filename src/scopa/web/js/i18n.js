@@ -33,12 +33,16 @@ export function t(key, params = {}, fallback = key) {
 // Figures have their own words in the Italian and Spanish looks (fante, cavallo; sota, caballo).
 const LATIN_FIGURES = { J: "F", Q: "N", K: "K" };
 
+// A rank's name in the current language and look, such as "seven" or "knave".
+export function rankName(rank, look) {
+  const latin = look !== "french";
+  return t(`rank.${latin && LATIN_FIGURES[rank] ? LATIN_FIGURES[rank] : rank}`);
+}
+
 // A card's full name in the current language and look, such as "seven of coins".
 export function cardName(code, look) {
-  const latin = look !== "french";
-  const rank = latin && LATIN_FIGURES[code[0]] ? LATIN_FIGURES[code[0]] : code[0];
-  const suit = `suit.${latin ? "latin" : "french"}.${code[1]}`;
-  return t("card.name", { rank: t(`rank.${rank}`), suit: t(suit) });
+  const suit = `suit.${look !== "french" ? "latin" : "french"}.${code[1]}`;
+  return t("card.name", { rank: rankName(code[0], look), suit: t(suit) });
 }
 
 // Fill the static page's texts: data-i18n sets the text, data-i18n-label the aria-label.

@@ -5,16 +5,20 @@ import { api, forgetSeatToken, keepSeatToken, seatToken } from "./api.js";
 import { breakdownDialog } from "./breakdown.js";
 import { cardBacks, cardButton, cardImage } from "./cardview.js";
 import { h } from "./dom.js";
-import { cardName, t } from "./i18n.js";
+import { cardName, rankName, t } from "./i18n.js";
 import { movesOfCard, parseMove } from "./moves.js";
 import { chosenLook, keepPlayerName, playerName } from "./prefs.js";
 import { openTableSocket } from "./tablesocket.js";
+
+// The `ref` of hint requests, so an error about one is told from an error about a move.
+const HINT_REF = "hint";
 
 export function showTable(main, code) {
   const s = {
     token: seatToken(code), seat: null, table: null, view: null, match: null, version: null,
     pending: null, seenRounds: null, roundShown: null, problem: "", shown: new Set(),
     leaving: [], leavingTimer: null, linkDown: false, sweepCalled: null, focusBack: null,
+    hint: null, hintAsked: null,
   };
   const calm = matchMedia("(prefers-reduced-motion: reduce)");
   const socket = openTableSocket(code,
@@ -27,7 +31,9 @@ export function showTable(main, code) {
     if (message.type === "welcome") s.seat = message.seat;
     else if (message.type === "table") s.table = message.table;
     else if (message.type === "state") takeState(message);
+    else if (message.type === "hint") takeHint(message);
     else if (message.type === "error") {
+      if (message.ref === HINT_REF) s.hintAsked = null;
       if (message.code === "bad_token") {
         // The seat is no longer ours (left, or another browser's token): watch instead.
         forgetSeatToken(code);
@@ -73,6 +79,61 @@ export function showTable(main, code) {
     s.view = message.view;
     s.problem = "";
     if (!s.view.legal_moves.length) s.pending = null;
+  }
+
+  // A hint is for the version it was worked out at: one that arrives after a move is dropped.
+  function takeHint(message) {
+    s.hintAsked = null;
+    if (message.match === s.match && message.version === s.version) s.hint = message;
+  }
+
+  function askHint() {
+    if (s.hintAsked === s.version) return;
+    s.hintAsked = s.version;
+    socket.send({ type: "hint", ref: HINT_REF });
+    render();
+  }
+
+  // The move the hint suggests, while it is still for the position on screen.
+  function hinted() {
+    const hint = s.hint;
+    return hint && hint.match === s.match && hint.version === s.version
+      ? parseMove(hint.move) : null;
+  }
+
+  // A suggested card is ringed and tagged with a word, and says so to screen readers: never
+  // colour alone.
+  function markHinted(element) {
+    element.classList.add("hinted");
+    element.setAttribute("aria-label", `${element.getAttribute("aria-label")}, ${
+      t("hint.suggested")}`);
+    element.append(h("span", { class: "hint-mark", "aria-hidden": "true" }, t("hint.badge")));
+    return element;
+  }
+
+  function hintText(move) {
+    const card = cardName(move.card, look());
+    const what = move.captures.length
+      ? t("hint.take", { card, cards: move.captures.map((c) => cardName(c, look())).join(", ") })
+      : t("hint.trail", { card });
+    const { key, params, text } = s.hint.reason;
+    const words = { ...params };
+    if (params.card) words.card = cardName(params.card, look());
+    if (params.rank) words.rank = rankName(params.rank, look());
+    return `${what} ${t(`hint.reason.${key}`, words, text)}`;
+  }
+
+  function hintRow() {
+    const v = s.view;
+    const myTurn = v.to_move === s.seat && v.legal_moves.length > 0;
+    const asking = myTurn && s.hintAsked === s.version;
+    const move = hinted();
+    return h("div", { class: "hint-row" },
+      h("button", { type: "button", id: "hint", "aria-label": t("hint.label"),
+        disabled: !myTurn, "aria-disabled": asking ? "true" : null, onclick: askHint },
+      t("hint.button")),
+      h("p", { class: "hint-text", id: "hint-text", role: "status" },
+        asking ? t("hint.thinking") : move ? hintText(move) : null));
   }
 
   const look = () => chosenLook() ?? s.table?.look ?? "french";
@@ -225,6 +286,7 @@ export function showTable(main, code) {
   function tableCards(fresh) {
     const options = s.pending ? movesOfCard(s.view.legal_moves, s.pending) : [];
     const candidates = new Set(options.flatMap((move) => move.captures));
+    const suggested = new Set(hinted()?.captures);
     return h("div", { class: "table-cards", role: "group", "aria-label": t("table.table") },
       s.view.table.map((card) => {
         const image = cardImage(card, look());
@@ -234,7 +296,7 @@ export function showTable(main, code) {
           image.setAttribute("aria-label", `${image.getAttribute("aria-label")}, ${
             t("table.candidate")}`);
         }
-        return image;
+        return suggested.has(card) ? markHinted(image) : image;
       }),
       s.leaving.map((card) => {
         const image = cardImage(card, look());
@@ -272,16 +334,18 @@ export function showTable(main, code) {
   function hand(fresh) {
     const v = s.view;
     const myTurn = v.to_move === s.seat && v.legal_moves.length > 0;
+    const suggested = hinted()?.card;
     return h("div", { class: "hand", role: "group", "aria-label": t("table.hand") },
       v.hand.map((card) => {
         const playable = myTurn && movesOfCard(v.legal_moves, card).length > 0;
-        return cardButton(card, look(), {
+        const button = cardButton(card, look(), {
           class: `card${playable ? " playable" : ""}${s.pending === card ? " picked" : ""}${
             fresh.has(card) ? " arrived" : ""}`,
           "aria-disabled": playable ? null : "true",
           "aria-pressed": s.pending === card ? "true" : null,
           onclick: () => playable && chooseCard(card),
         });
+        return card === suggested ? markHinted(button) : button;
       }));
   }
 
@@ -302,6 +366,7 @@ export function showTable(main, code) {
     s.sweepCalled === s.version ? h("p", { class: "sweep-call", role: "status" },
       `★ ${t("table.sweep")} ★`) : null,
     s.seat !== null ? hand(fresh) : h("p", {}, t("table.watching")),
+    s.seat !== null && v.winner === null ? hintRow() : null,
     h("p", { class: "stock" }, t("table.stock", { count: v.stock_size, round: v.round_number + 1 })),
     s.seat === null && s.table.seats.some((seat) => seat.open) ? joinForm() : null);
   }
