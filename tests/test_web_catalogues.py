@@ -1,10 +1,12 @@
 """The web client's message catalogues: every language has exactly English's keys, and every
-placeholder English uses; and a text for every hint reason the server sends."""
+placeholder English uses; a text for every hint reason the server sends; and a rules page in
+every language with the same sections as English's."""
 
 from __future__ import annotations
 
 import json
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ import pytest
 from scopa.players.hints import REASONS
 
 CATALOGUES = Path(__file__).parent.parent / "src" / "scopa" / "web" / "i18n"
+RULES = CATALOGUES.parent / "rules"
 LANGUAGES = ["en", "it", "es", "sl", "tr"]
 
 
@@ -23,6 +26,7 @@ def catalogue(language: str) -> dict[str, str]:
 
 def test_the_five_languages_are_there() -> None:
     assert sorted(path.stem for path in CATALOGUES.glob("*.json")) == sorted(LANGUAGES)
+    assert sorted(path.stem for path in RULES.glob("*.html")) == sorted(LANGUAGES)
 
 
 @pytest.mark.parametrize("language", LANGUAGES[1:])
@@ -48,6 +52,72 @@ def test_every_key_the_client_uses_is_in_english() -> None:
     used = set(re.findall(r"""\bt\("([\w.]+)"|data-i18n="([\w.]+)"|field\("([\w.]+)\"""", sources))
     keys = {key for match in used for key in match if key}
     assert sorted(keys - set(catalogue("en"))) == []
+
+
+class _Outline(HTMLParser):
+    """What a rules page is made of: its section ids in order, its headings per level, the
+    primiera table's numbers, and anything that must not be there (scripts, handlers, tags
+    left open)."""
+
+    VOID = frozenset({"br", "hr", "img", "wbr"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sections: list[str] = []
+        self.headings: dict[str, int] = {}
+        self.primiera: list[str] = []
+        self.problems: list[str] = []
+        self.open: list[str] = []
+        self.text: dict[str, str] = {}
+        self.in_primiera = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        names = dict(attrs)
+        if tag == "script" or any(name.startswith("on") for name in names):
+            self.problems.append(f"<{tag}> runs code")
+        if tag == "section":
+            self.sections.append(names.get("id") or "")
+            self.text[self.sections[-1]] = ""
+        if tag in ("h2", "h3", "h4"):
+            self.headings[tag] = self.headings.get(tag, 0) + 1
+        if tag == "table":
+            self.in_primiera = "primiera" in (names.get("class") or "")
+        if tag not in self.VOID:
+            self.open.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.open or self.open.pop() != tag:
+            self.problems.append(f"</{tag}> closes nothing open")
+        if tag == "table":
+            self.in_primiera = False
+
+    def handle_data(self, data: str) -> None:
+        if self.in_primiera and self.open[-1:] == ["td"]:
+            self.primiera.append(data.strip())
+        if self.sections and "section" in self.open:
+            self.text[self.sections[-1]] += data
+
+
+def outline(language: str) -> _Outline:
+    parser = _Outline()
+    parser.feed((RULES / f"{language}.html").read_text(encoding="utf-8"))
+    parser.close()
+    return parser
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_rules_page_in_every_language_with_english_s_sections(language: str) -> None:
+    page, english = outline(language), outline("en")
+    assert page.problems == [] and page.open == []
+    assert page.sections == english.sections == [
+        "cards", "deal", "capture", "sweeps", "round-end", "scoring", "match", "teams", "tips"
+    ]
+    assert page.headings == english.headings and page.headings["h2"] == 1
+    assert all(len(text.split()) >= 20 for text in page.text.values()), language
+    # The primiera's values, in the order the rules give them: 7, 6, Ace, 5, 4, 3, 2, figures.
+    assert page.primiera == ["21", "18", "16", "15", "14", "13", "12", "10"]
+    for number in ("15", "11", "21", "20"):  # fifteen, and the targets and dealer bonus
+        assert number in "".join(page.text.values()), (language, number)
 
 
 def test_every_hint_reason_has_a_text_with_the_server_s_parameters() -> None:
