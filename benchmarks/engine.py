@@ -53,7 +53,8 @@ def main() -> None:
         ("scopa, 4 players", Rules.preset("scopa", players=4)),
     ]
     core = "pure Python" if (scopa.game.__file__ or "").endswith(".py") else "compiled (mypyc)"
-    interpreter = f"{platform.python_implementation()} {platform.python_version()} ({sys.executable})"
+    version = f"{platform.python_implementation()} {platform.python_version()}"
+    interpreter = f"{version} ({sys.executable})"
     print(f"random playouts through the public API, {args.seconds:g} s each, one process")
     print(f"core: {core}; interpreter: {interpreter}")
     for label, rules in configs:
