@@ -18,6 +18,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Final
 
 from ..cards import value_of
@@ -133,12 +134,7 @@ def _win_table(target: int, spread: dict[tuple[int, int], float]) -> list[list[f
     return chances
 
 
-_OUTLOOKS: dict[Rules, Outlook] = {}
-
-
+@cache
 def outlook(rules: Rules) -> Outlook:
     """The shared :class:`Outlook` of ``rules``, calibrated on first use."""
-    found = _OUTLOOKS.get(rules)
-    if found is None:
-        found = _OUTLOOKS[rules] = Outlook(rules)
-    return found
+    return Outlook(rules)

@@ -395,12 +395,7 @@ def _capture_value(move: Move, sum_capture: bool) -> int:
     return value if sum_capture else 15 - value
 
 
-_MODELS: dict[Rules, RoundModel] = {}
-
-
+@cache
 def round_model(rules: Rules) -> RoundModel:
     """The shared :class:`RoundModel` of ``rules`` (its capture memo grows with use)."""
-    model = _MODELS.get(rules)
-    if model is None:
-        model = _MODELS[rules] = RoundModel(rules)
-    return model
+    return RoundModel(rules)
