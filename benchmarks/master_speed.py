@@ -11,18 +11,28 @@ Strength: paired matches against another level (each seed played twice with the
 seats swapped), master's match wins with a 95% confidence interval.
 
     python benchmarks/master_speed.py --versus expert --preset scopa --players 2 --matches 100
+
+Ceiling: with ``--sees-hands`` the master is shown the other seats' hands (the stock
+stays hidden). No honest player can do that; the gap between the two figures is
+what the hidden cards cost, and it bounds what better inference could win.
+
+    python benchmarks/master_speed.py --versus expert --sees-hands --matches 200
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import random
 import time
 from collections.abc import Callable, Sequence
 
 from scopa import Game, Rules
-from scopa.players import Player, make_player
+from scopa.cards import mask_of
+from scopa.players import Player, make_player, master
 from scopa.players.master import DEFAULT_SAMPLES, MasterPlayer
+from scopa.players.sampling import Knowledge
+from scopa.players.simulation import Deal
 
 SPEED_CONFIGS = (
     ("scopa, 2 players", "scopa", 2),
@@ -31,9 +41,26 @@ SPEED_CONFIGS = (
 )
 
 
+_PLAYING: list[Game] = []
+"""The match being played, for :class:`SeeingKnowledge` (the only reader of its hands)."""
+
+
+class SeeingKnowledge(Knowledge):
+    """Guesses that always hold the true hands of the other seats; only the stock is guessed."""
+
+    def sample(self, rng: random.Random) -> Deal:
+        hands = [mask_of(hand) for hand in _PLAYING[-1].hands]
+        stock = [bit for bit in (1 << i for i in range(40)) if bit & self.unseen & ~sum(hands)]
+        rng.shuffle(stock)
+        return Deal(
+            hands, self.table, list(self.piles), list(self.sweeps), stock, self.seat, self.last
+        )
+
+
 def play_match(rules: Rules, seed: int, seats: Sequence[Player], times: list[float] | None) -> Game:
     """Play one match to its end. Master decisions are timed into ``times``."""
     game = Game.new(rules, seed=seed)
+    _PLAYING[:] = [game]
     while not game.is_over:
         seat = game.to_move
         assert seat is not None
@@ -105,7 +132,12 @@ def main() -> None:
     parser.add_argument("--preset", default="scopa")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1, help="first match seed")
+    parser.add_argument(
+        "--sees-hands", action="store_true", help="show the master the other hands (a ceiling)"
+    )
     args = parser.parse_args()
+    if args.sees_hands:
+        master.Knowledge = SeeingKnowledge  # type: ignore[misc]
     if args.versus is None:
         speed(args.matches or 2, args.samples)
         return
