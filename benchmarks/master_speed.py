@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from scopa import Game, Rules
-from scopa.cards import mask_of
+from scopa.cards import ids_of, mask_of
 from scopa.players import Player, make_player, master
 from scopa.players.master import DEFAULT_SAMPLES, MasterPlayer
 from scopa.players.sampling import Knowledge
@@ -50,7 +50,7 @@ class SeeingKnowledge(Knowledge):
 
     def sample(self, rng: random.Random) -> Deal:
         hands = [mask_of(hand) for hand in _PLAYING[-1].hands]
-        stock = [bit for bit in (1 << i for i in range(40)) if bit & self.unseen & ~sum(hands)]
+        stock = [1 << i for i in ids_of(self.unseen & ~sum(hands))]
         rng.shuffle(stock)
         return Deal(
             hands, self.table, list(self.piles), list(self.sweeps), stock, self.seat, self.last
