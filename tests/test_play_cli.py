@@ -56,13 +56,17 @@ def test_a_whole_match_answering_one_every_time(preset: str, players: int, look:
     for number in range(1, rounds + 1):
         assert f"End of round {number}" in text
     assert text.count("round total") == rounds and text.count("match total") == rounds
-    assert re.search(r"Winner: (Seat|Side) \d.*, [\d-]+: you (win|lose)\.", text)
+    assert re.search(r"Winner: (You|Bot).*, [\d-]+: you (win|lose)\.", text)
+    assert "Seat 0" not in text and "seat 0" not in text
     # Cards are shown in the deck's look; every seat's plays are reported.
     assert card_label(game.game.moves[0].card, look) in text
-    for seat in range(1, players):
-        assert f"seat {seat} (greedy, " in text
+    if players == 2:
+        assert "Bot (greedy): " in text and "You: " in text
+    else:
+        for seat in range(1, players):
+            assert f"Bot {seat} (greedy, " in text
     if players == 4:
-        assert "(greedy, partner)" in text and "Teams: Side 0 (seats 0, 2)" in text
+        assert "Bot 2 (greedy, partner)" in text and "Teams: You & Bot 2; Bot 1 & Bot 3" in text
 
 
 def test_the_play_command_reads_standard_input(
@@ -74,7 +78,7 @@ def test_the_play_command_reads_standard_input(
                    "--deck", "italian", "--seed", "3", "--name", "Ada"])  # fmt: skip
     out, _ = capsys.readouterr()
     assert status == 0
-    assert "Ada at seat 0" in out and "denari" in out and "Winner:" in out
+    assert "Ada against expert bots" in out and "denari" in out and "Winner:" in out
     assert "End of round 1" in out
 
 
@@ -91,6 +95,7 @@ def _prompts(text: str) -> int:
     ("answer", "message"),
     [
         ("zz", "cannot read move 'zz'"),
+        ("xyz", "not a card: 'xyz'"),
         ("99", "no move 99: choose 1 to"),
         ("0", "no move 0: choose 1 to"),
         ("5Dx5D", "cannot capture itself"),

@@ -73,7 +73,7 @@ class Move:
         text = code.strip().replace(" ", "")
         played, sep, rest = text.partition("x") if "x" in text else text.partition("X")
         try:
-            card = Card.parse(played)
+            card = Card.parse(played or text)
             if not sep:
                 return move_of(card.id, 0)
             if not rest:

@@ -202,21 +202,30 @@ PRESETS: Final[Mapping[str, Rules]] = {
     for rules in (
         Rules(
             name="scopa",
-            description="The seed's scopa: sum captures, trail only when no card captures",
+            description=(
+                "Scopa, house rules: take cards adding up to the card played; lay a card down "
+                "only when no card in your hand can take"
+            ),
         ),
         Rules(
             name="escoba",
             capture="fifteen",
             target=21,
             dealer_bonus=((15, 1), (20, 2)),
-            description="The seed's escoba: captures make 15, dealer bonus 15 -> 1, 20 -> 2",
+            description=(
+                "Escoba, house rules: take cards making 15 with the card played, lay down only "
+                "when no card can take; a first table of 15 gives the dealer 1 sweep, of 20, 2"
+            ),
         ),
         Rules(
             name="scopa-classic",
             must_capture="card",
             primiera="all-suits",
             kings_redeal=True,
-            description="Traditional scopa: a card that can capture must; kings redeal",
+            description=(
+                "Classic scopa: any card may be laid down, but the card played takes if it "
+                "can; primiera needs all four suits; three kings on the first table: deal again"
+            ),
         ),
         Rules(
             name="escoba-classic",
@@ -225,7 +234,10 @@ PRESETS: Final[Mapping[str, Rules]] = {
             primiera="all-suits",
             target=21,
             dealer_bonus=((15, 1), (30, 2)),
-            description="Traditional escoba: free trails, dealer bonus 15 -> 1, two fifteens -> 2",
+            description=(
+                "Classic escoba: any card may be laid down; a first table of 15 gives the "
+                "dealer 1 sweep, of 30 (two fifteens), 2; to 21"
+            ),
         ),
         Rules(
             name="scopone",
@@ -234,7 +246,10 @@ PRESETS: Final[Mapping[str, Rules]] = {
             players=4,
             hand_size=9,
             table_size=4,
-            description="Scopone: four players in teams, nine cards each, one deal",
+            description=(
+                "Scopone: four players, partners opposite, nine cards each and four on the "
+                "table, one deal a round"
+            ),
         ),
         Rules(
             name="scopone-scientifico",
@@ -243,14 +258,20 @@ PRESETS: Final[Mapping[str, Rules]] = {
             players=4,
             hand_size=10,
             table_size=0,
-            description="Scopone scientifico: ten cards each, empty table, one deal",
+            description=(
+                "Scopone scientifico: four players in two teams, all ten cards each dealt, "
+                "the table starts empty"
+            ),
         ),
         Rules(
             name="scopa-assi",
             must_capture="card",
             primiera="all-suits",
             ace_takes_all=True,
-            description="Asso piglia tutto: an Ace takes the whole table (no sweep for it)",
+            description=(
+                "Scopa d'assi (asso piglia tutto): an ace takes the whole table, without "
+                "scoring a sweep"
+            ),
         ),
     )
 }

@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from .cards import Card
-from .cli import _breakdown, _hand_text, _play_text, rules_summary, side_name
+from .cli import _breakdown, _hand_text, _play_text, rules_summary
 from .errors import IllegalMoveError, InvalidMoveError
 from .game import Game
 from .looks import card_label, cards_label
@@ -88,10 +88,26 @@ class TerminalGame:
     # -- names ---------------------------------------------------------------------------
 
     def seat_name(self, seat: int) -> str:
+        """The person's name ("You" unless given) or "Bot (expert)"; with several bots each
+        has its seat number and says whether it is a partner, so plays can be told apart."""
         if seat == PERSON:
             return self.name
+        if self.rules.players == 2:
+            return f"Bot ({self.level})"
         role = "partner" if self.rules.side_of(seat) == self.rules.side_of(PERSON) else "opponent"
-        return f"seat {seat} ({self.level}, {role})"
+        return f"Bot {seat} ({self.level}, {role})"
+
+    def short_name(self, seat: int) -> str:
+        if seat == PERSON:
+            return self.name
+        return "Bot" if self.rules.players == 2 else f"Bot {seat}"
+
+    def side_label(self, side: int) -> str:
+        """A side by who sits at it: "You", "Bot (expert)", or "You & Bot 2" for a team."""
+        seats = [seat for seat in range(self.rules.players) if self.rules.side_of(seat) == side]
+        if len(seats) == 1:
+            return self.seat_name(seats[0])
+        return " & ".join(self.short_name(seat) for seat in seats)
 
     def label(self, card: Card) -> str:
         return card_label(card, self.look)
@@ -110,12 +126,12 @@ class TerminalGame:
         rules = self.rules
         self.console.print(
             f"[bold]{escape(rules_summary(rules))}[/bold], seed {game.seed}. "
-            f"{escape(self.name)} at seat 0 (side 0) against {self.level} bots. "
+            f"{escape(self.name)} against {self.level} bots. "
             "Type help for help.",
             soft_wrap=True,
         )
         if rules.sides != rules.players:
-            teams = "; ".join(side_name(rules, side) for side in range(rules.sides))
+            teams = "; ".join(self.side_label(side) for side in range(rules.sides))
             self.console.print(f"Teams: {teams}", soft_wrap=True)
         self.show_round_start()
         while not game.is_over:
@@ -145,7 +161,7 @@ class TerminalGame:
         assert winner is not None
         verdict = "you win" if winner == rules.side_of(PERSON) else "you lose"
         self.console.print(
-            f"[bold]Winner: {side_name(rules, winner)}[/bold], "
+            f"[bold]Winner: {escape(self.side_label(winner))}[/bold], "
             f"{'-'.join(str(s) for s in game.scores)}: {verdict}.",
             soft_wrap=True,
         )
@@ -156,14 +172,15 @@ class TerminalGame:
         view = game.view(PERSON)
         self.console.print()
         self.console.print(
-            f"[bold]Round {game.round_number + 1}[/bold]: seat {game.dealer} deals, "
-            f"seat {game.leader} leads",
+            f"[bold]Round {game.round_number + 1}[/bold]: dealer "
+            f"{escape(self.seat_name(game.dealer))}, first to play "
+            f"{escape(self.seat_name(game.leader))}",
             soft_wrap=True,
         )
         if view.dealer_bonus:
             side = self.rules.side_of(view.dealer)
             self.console.print(
-                f"Dealer bonus: {side_name(self.rules, side)} takes "
+                f"Dealer bonus: {escape(self.side_label(side))} takes "
                 f"{cards_label(view.dealer_bonus, self.look)} and scores {view.sweeps[side]} "
                 "sweep(s)",
                 soft_wrap=True,
@@ -183,27 +200,33 @@ class TerminalGame:
         scores = game.round_scores[-1]
         self.console.print()
         self.console.print(f"[bold]End of round {len(game.round_scores)}[/bold]")
-        self.console.print(_breakdown(self.rules, scores, game.scores, self.look))
+        table = _breakdown(self.rules, scores, game.scores, self.look)
+        # The columns are headed by who plays, not by seat numbers.
+        for side, column in enumerate(table.columns[1:]):
+            column.header = escape(self.side_label(side))
+        self.console.print(table)
 
     def show_state(self, view: View) -> None:
         rules = self.rules
         scores = ", ".join(
-            f"{side_name(rules, side)} {score}" for side, score in enumerate(view.scores)
+            f"{self.side_label(side)} {score}" for side, score in enumerate(view.scores)
         )
         self.console.print()
         self.console.print(
-            f"Scores: {scores} (target {rules.target}). Stock: {view.stock_size} cards.",
+            f"Scores: {escape(scores)} (target {rules.target}). Stock: {view.stock_size} cards.",
             soft_wrap=True,
         )
         piles = ", ".join(
-            f"{side_name(rules, side)} {len(pile)} cards, {view.sweeps[side]} sweeps"
+            f"{self.side_label(side)} {len(pile)} cards, {view.sweeps[side]} sweeps"
             for side, pile in enumerate(view.piles)
         )
-        self.console.print(f"Captured: {piles}", soft_wrap=True)
+        self.console.print(f"Captured: {escape(piles)}", soft_wrap=True)
         others = ", ".join(
-            f"seat {seat} {size}" for seat, size in enumerate(view.hand_sizes) if seat != PERSON
+            f"{self.seat_name(seat)} {size}"
+            for seat, size in enumerate(view.hand_sizes)
+            if seat != PERSON
         )
-        self.console.print(f"Cards in hand: {others}", soft_wrap=True)
+        self.console.print(f"Cards in hand: {escape(others)}", soft_wrap=True)
         self.console.print(
             f"[bold]Table:[/bold] {_hand_text(view.table, self.look, per_line=8)}",
             soft_wrap=True,
