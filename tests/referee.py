@@ -11,6 +11,8 @@ import random
 from itertools import combinations
 
 from scopa import Card, Game, Move, Rules, score_round
+from scopa.cards import mask_of
+from scopa.round import Round
 
 
 def expected_bonus(rules: Rules, table: list[Card]) -> int:
@@ -317,3 +319,108 @@ def referee_match(game: Game, rng: random.Random, max_moves: int = 20_000) -> Re
             return referee
         referee.play(rng.choice(game.legal_moves()))
     raise AssertionError("the match did not end")
+
+
+class RoundReferee:
+    """Follows a :class:`~scopa.round.Round` from its deal, with its own account from RULES.md.
+
+    ``decks`` are the decks the round's ``next_deck`` handed out, in order: the round
+    must deal the first one whose first table is allowed (no redeal on kings), and
+    this referee deals it again its own way.
+    """
+
+    def __init__(self, state: Round, leader: int, decks: list[list[Card]]) -> None:
+        self.state = state
+        rules = self.rules = state.rules
+        n, h, t = rules.players, rules.hand_size, rules.table_size
+        self.n = n
+        # Every deck but the last was refused for its kings; the last one is dealt.
+        deck = decks[-1]
+        for refused in decks[:-1]:
+            assert rules.kings_redeal
+            assert sum(c.rank == "K" for c in refused[n * h : n * h + t]) >= 3
+        first_table = deck[n * h : n * h + t]
+        assert not (rules.kings_redeal and sum(c.rank == "K" for c in first_table) >= 3)
+        self.leader = leader
+        self.deck = deck
+        self.hands: list[set[Card]] = [set() for _ in range(n)]
+        for k in range(n):
+            self.hands[(leader + k) % n] = set(deck[k * h : (k + 1) * h])
+        self.table = set(first_table)
+        self.pos = n * h + t
+        self.piles: list[set[Card]] = [set() for _ in range(rules.sides)]
+        self.sweeps = [0] * rules.sides
+        self.last: int | None = None
+        self.to_move = leader
+        self.over = False
+        bonus = expected_bonus(rules, first_table) if rules.dealer_bonus else 0
+        if bonus:
+            dealer_side = rules.side_of((leader - 1) % n)
+            self.piles[dealer_side] |= self.table
+            self.sweeps[dealer_side] += bonus
+            self.last = dealer_side
+            self.table = set()
+        self.check()
+
+    def check(self) -> None:
+        """The round's state is this referee's, field by field."""
+        state = self.state
+        assert state.hands == [mask_of(hand) for hand in self.hands]
+        assert state.table == mask_of(self.table)
+        assert state.piles == [mask_of(pile) for pile in self.piles]
+        assert state.sweeps == self.sweeps
+        assert state.stock_left == 40 - self.pos
+        assert state.last == (-1 if self.last is None else self.last)
+        assert state.over == self.over
+        if not self.over:
+            assert state.to_move == self.to_move
+            hand = sorted(self.hands[self.to_move])
+            assert set(state.legal()) == expected_legal(self.rules, hand, sorted(self.table))
+
+    def play(self, move: Move) -> bool:
+        """Play ``move`` on the round and on this account; check they agree. Returns the
+        sweep the referee expects (the round's answer is checked against it)."""
+        rules, n = self.rules, self.n
+        seat = self.to_move
+        side = rules.side_of(seat)
+        assert move.card in self.hands[seat]
+        last_play = self.pos == 40 and sum(len(hand) for hand in self.hands) == 1
+        swept = self.state.apply(move)
+        self.hands[seat].discard(move.card)
+        sweep = False
+        if move.is_capture:
+            assert move.captured <= self.table
+            self.piles[side] |= set(move.captured) | {move.card}
+            self.last = side
+            self.table -= move.captured
+            ace_all = rules.ace_takes_all and move.card.rank == "A"
+            if not self.table and not ace_all and (not last_play or rules.last_play_sweep):
+                sweep = True
+                self.sweeps[side] += 1
+        else:
+            self.table.add(move.card)
+        assert swept == sweep
+        self.to_move = (seat + 1) % n
+        if last_play:
+            if self.last is not None:
+                self.piles[self.last] |= self.table
+            self.table = set()
+            self.over = True
+            self.check()
+            expected = rescore(rules, self.piles, self.sweeps)
+            got = self.state.scores()
+            for points, score in zip(expected, got, strict=True):
+                for name, value in points.items():
+                    assert getattr(score, name) == value, name
+            assert sum(len(p) for p in self.piles) in (0, 40)
+        else:
+            if not any(self.hands):
+                # The next deal: hand_size each, the leader first, nothing to the table.
+                h = rules.hand_size
+                for k in range(n):
+                    start = self.pos + k * h
+                    self.hands[(self.leader + k) % n] = set(self.deck[start : start + h])
+                self.pos += n * h
+                assert self.to_move == self.leader
+            self.check()
+        return sweep

@@ -2,7 +2,9 @@
 
 A game is its rules, its seed (and optional first deck) and its moves; all the
 rest is derived by playing the moves, which is what :meth:`Game.replay` does.
-Hands, table and piles are masks; ``Card`` lists are built only when asked for.
+The round itself is a :class:`~scopa.round.Round`, the one implementation of a
+round's mechanics; ``Game`` adds the checks, the match and the record around it,
+and builds ``Card`` lists only when asked for.
 """
 
 from __future__ import annotations
@@ -12,45 +14,17 @@ import secrets
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from .capture import capture_masks, is_sweep, move_generator
+from .capture import capture_masks
 from .cards import CARDS, VALUE_MASKS, Card, cards_of, value_of
 from .errors import IllegalMoveError, InvalidMoveError
 from .moves import Move, move_of
+from .round import Round, shuffled_deck
 from .rules import Rules
-from .scoring import RoundScore, match_winner, score_piles
+from .scoring import RoundScore, match_winner
 from .view import Play, View
 
 RECORD_FORMAT: Final = 1
-_KINGS: Final = VALUE_MASKS[10]
 _BITS: Final = tuple(card.bit for card in CARDS)
-
-
-def _splits_into_fifteens(mask: int, groups: int) -> bool:
-    """Whether the cards of ``mask`` split into ``groups`` groups worth 15 each."""
-    if groups == 1:
-        return value_of(mask) == 15
-    ids = [card.id for card in cards_of(mask)]
-    first, rest = ids[0], ids[1:]
-    for subset in range(1 << len(rest)):
-        group = _BITS[first]
-        for k, card_id in enumerate(rest):
-            if subset >> k & 1:
-                group |= _BITS[card_id]
-        if value_of(group) == 15 and _splits_into_fifteens(mask & ~group, groups - 1):
-            return True
-    return False
-
-
-def _bonus_sweeps(rules: Rules, table: int) -> int:
-    """Sweeps the dealer scores for this first table (0: no bonus)."""
-    total = value_of(table)
-    for bonus_total, sweeps in rules.dealer_bonus:
-        if total != bonus_total:
-            continue
-        if total % 15 == 0 and total > 15 and not _splits_into_fifteens(table, total // 15):
-            return 0
-        return sweeps
-    return 0
 
 
 def _deck_codes(deck: Iterable[int]) -> list[str]:
@@ -91,16 +65,11 @@ class Game:
     """
 
     __slots__ = (
-        "_bonus",
         "_decks",
         "_first_deck",
-        "_gen",
-        "_hands",
         "_history",
-        "_last_capturer",
         "_legal",
         "_n",
-        "_piles",
         "_rng",
         "_round",
         "_round_scores",
@@ -108,10 +77,7 @@ class Game:
         "_scores",
         "_seed",
         "_sides",
-        "_stock",
-        "_stock_pos",
-        "_sweeps",
-        "_table",
+        "_state",
         "_to_move",
         "_winner",
         "rules",
@@ -130,7 +96,6 @@ class Game:
         self._sides = rules.sides
         self._scores = [0] * self._sides
         self._round_scores: list[list[RoundScore]] = []
-        self._gen = move_generator(rules)
         self._history: list[tuple[int, Move, bool]] = []
         """Every play of the match: (seat, move, whether it scored a sweep)."""
         self._winner: int | None = None
@@ -161,60 +126,18 @@ class Game:
         if self._round == 0 and not self._decks and self._first_deck is not None:
             deck = [_BITS[i] for i in self._first_deck]
         else:
-            # Sorting by random keys is a uniform shuffle, twice as fast as random.shuffle.
-            random_key = self._rng.random
-            deck = sorted(_BITS, key=lambda _: random_key())
+            deck = shuffled_deck(self._rng)
         self._decks.append(deck)
         return deck
 
     def _start_round(self) -> None:
-        rules = self.rules
-        self._piles = [0] * self._sides
-        self._sweeps = [0] * self._sides
-        self._last_capturer: int | None = None
         self._round_start = len(self._history)
-        self._bonus = 0
-        self._to_move: int | None = self._round % self._n
         self._legal: list[Move] | None = None
-        while True:
-            self._stock = self._next_deck()
-            self._stock_pos = 0
-            self._hands = [0] * self._n
-            self._deal()
-            pos = self._stock_pos
-            # Distinct bits: their sum is their union.
-            table = self._table = sum(self._stock[pos : pos + rules.table_size])
-            self._stock_pos = pos + rules.table_size
-            if not (rules.kings_redeal and (table & _KINGS).bit_count() >= 3):
-                break
-        if rules.dealer_bonus:
-            sweeps = _bonus_sweeps(rules, table)
-            if sweeps:
-                dealer_side = self.dealer % self._sides
-                self._piles[dealer_side] |= table
-                self._sweeps[dealer_side] += sweeps
-                self._last_capturer = dealer_side
-                self._bonus = table
-                self._table = 0
-
-    def _deal(self) -> None:
-        """Give each seat ``hand_size`` cards from the stock, the leader first."""
-        size = self.rules.hand_size
-        stock = self._stock
-        pos = self._stock_pos
-        n = self._n
-        leader = self._round % n
-        hands = self._hands
-        for k in range(n):
-            hands[(leader + k) % n] = sum(stock[pos : pos + size])
-            pos += size
-        self._stock_pos = pos
+        self._state = Round.deal(self.rules, self._round % self._n, self._next_deck)
+        self._to_move: int | None = self._state.to_move
 
     def _end_round(self) -> None:
-        if self._last_capturer is not None:
-            self._piles[self._last_capturer] |= self._table
-        self._table = 0
-        scores = score_piles(self.rules, self._piles, self._sweeps)
+        scores = self._state.scores()
         self._round_scores.append(scores)
         for side, score in enumerate(scores):
             self._scores[side] += score.total
@@ -232,7 +155,7 @@ class Game:
         """Every move the seat to move may make (empty once the match is over)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._gen(self._hands[self._to_move or 0], self._table)
+            legal = self._legal = self._state.legal()
         return list(legal)
 
     def is_legal(self, move: Move) -> bool:
@@ -250,41 +173,21 @@ class Game:
                 kind = type(move).__name__
                 raise InvalidMoveError(f"a move must be a Move or a code, not {kind}")
             move = Move.parse(move)
+        state = self._state
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._gen(self._hands[self._to_move or 0], self._table)
+            legal = self._legal = state.legal()
         if move not in legal or (seat is not None and seat != self._to_move):
             raise IllegalMoveError(self._why_illegal(move, seat))
         # Apply it: nothing below can fail, so a move is applied whole or not at all.
-        mover = self._to_move
-        assert mover is not None  # a legal move exists, so the match is not over
-        card_bit = move.card_bit
-        hands = self._hands
-        hands[mover] ^= card_bit
-        captured = move.captured_mask
-        table = self._table
-        if captured:
-            side = mover % self._sides
-            self._piles[side] |= captured | card_bit
-            self._last_capturer = side
-            self._table = table ^ captured
-            sweep = captured == table and is_sweep(self.rules, move, table)
-            if sweep and not self.rules.last_play_sweep and self._stock_pos == 40:
-                sweep = any(hands)  # the round's very last play scores no sweep
-            if sweep:
-                self._sweeps[side] += 1
-        else:
-            sweep = False
-            self._table = table | card_bit
+        mover = state.to_move
+        sweep = state.apply(move)
         self._history.append((mover, move, sweep))
         self._legal = None
-        following = (mover + 1) % self._n
-        self._to_move = following
-        if not hands[following]:
-            if self._stock_pos < 40:
-                self._deal()
-            else:
-                self._end_round()
+        if state.over:
+            self._end_round()
+        else:
+            self._to_move = state.to_move
 
     def _why_illegal(self, move: Move, seat: object) -> str:
         """A sentence saying why ``move`` is refused, without revealing hidden cards."""
@@ -294,8 +197,8 @@ class Game:
             return f"not your turn: seat {self._to_move} is to play"
         rules = self.rules
         card = move.card
-        hand = self._hands[self._to_move]
-        table = self._table
+        hand = self._state.hands[self._to_move]
+        table = self._state.table
         if not hand & card.bit:
             return f"{card} is not in your hand"
         missing = [str(c) for c in cards_of(move.captured_mask & ~table)]
@@ -354,29 +257,29 @@ class Game:
 
     @property
     def table(self) -> list[Card]:
-        return cards_of(self._table)
+        return cards_of(self._state.table)
 
     @property
     def hands(self) -> list[list[Card]]:
         """Every hand, by seat: the whole truth, never to be shown to players."""
-        return [cards_of(hand) for hand in self._hands]
+        return [cards_of(hand) for hand in self._state.hands]
 
     def hand(self, seat: object) -> list[Card]:
-        return cards_of(self._hands[self._check_seat(seat)])
+        return cards_of(self._state.hands[self._check_seat(seat)])
 
     @property
     def piles(self) -> list[list[Card]]:
         """Cards captured this round, by side."""
-        return [cards_of(pile) for pile in self._piles]
+        return [cards_of(pile) for pile in self._state.piles]
 
     @property
     def sweeps(self) -> list[int]:
         """Sweeps scored this round, by side."""
-        return list(self._sweeps)
+        return list(self._state.sweeps)
 
     @property
     def stock_size(self) -> int:
-        return 40 - self._stock_pos
+        return self._state.stock_left
 
     @property
     def scores(self) -> list[int]:
@@ -428,18 +331,18 @@ class Game:
         return View(
             rules=self.rules,
             seat=checked,
-            hand=tuple(cards_of(self._hands[checked])) if checked is not None else (),
-            table=tuple(cards_of(self._table)),
-            hand_sizes=tuple(hand.bit_count() for hand in self._hands),
+            hand=tuple(cards_of(self._state.hands[checked])) if checked is not None else (),
+            table=tuple(cards_of(self._state.table)),
+            hand_sizes=tuple(hand.bit_count() for hand in self._state.hands),
             stock_size=self.stock_size,
-            piles=tuple(tuple(cards_of(pile)) for pile in self._piles),
-            sweeps=tuple(self._sweeps),
+            piles=tuple(tuple(cards_of(pile)) for pile in self._state.piles),
+            sweeps=tuple(self._state.sweeps),
             scores=tuple(self._scores),
             to_move=self._to_move,
             dealer=self.dealer,
             round_number=self._round,
             plays=tuple(Play(*play) for play in self._history[self._round_start :]),
-            dealer_bonus=tuple(cards_of(self._bonus)),
+            dealer_bonus=tuple(cards_of(self._state.bonus)),
             round_scores=tuple(tuple(scores) for scores in self._round_scores),
             winner=self._winner,
             last_move=self.last_move,

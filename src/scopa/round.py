@@ -1,0 +1,360 @@
+"""One round of play on card masks: the only place a round's mechanics are decided.
+
+Everything that plays a round goes through :class:`Round`: :class:`~scopa.Game`
+around it for matches, the bots for their playouts and searches. So when a sweep
+scores, how cards are dealt (the redeal on kings included), the escoba dealer
+bonus and who takes the leftovers are written once, here, and what the bots
+optimise is the game people play.
+
+The state is a handful of ints and lists of ints, so it copies cheaply and the
+module compiles with mypyc (``setup.py``) to a native class.
+
+API (positions are trusted: ``Game`` checks moves before they get here)
+
+- ``Round.deal(rules, leader, next_deck)``: a new round. ``next_deck()`` returns a
+  deck as 40 single-card masks, top first; it is called again for each redeal
+  (``kings_redeal``). The leader gets ``hand_size`` cards, then each next seat, then
+  ``table_size`` go to the table; the dealer is the seat before the leader and takes
+  the first table as a bonus when ``dealer_bonus`` says so (:func:`bonus_sweeps`).
+- ``Round.position(rules, hands, table, piles, sweeps, stock, to_move, last)``: a
+  round already under way, such as a bot's guess at the hidden cards; ``stock`` is
+  the undealt cards as single-card masks, top first (shared, never changed).
+- ``legal()``: the moves of the seat to move (``Move`` objects, from
+  :func:`~scopa.capture.move_generator`, under every ``Rules`` field).
+- ``apply(move) -> swept``: plays a legal move of ``to_move``. When the next seat's
+  hand is empty it deals (the seat to move first) or, with the stock gone, ends the
+  round: the table goes to the side that captured last and ``over`` turns true.
+- ``copy()``, ``key()`` (a tuple of ints naming the position within one stock, for
+  transposition tables) and ``scores()`` (the round's :class:`~scopa.scoring.RoundScore`
+  by side, once ``over``).
+- Fields: ``hands`` (by seat), ``table``, ``piles`` and ``sweeps`` (by side),
+  ``stock`` and ``dealt`` (cards of it dealt so far), ``to_move``, ``last`` (the side
+  that captured last, -1: nobody), ``bonus`` (the table the dealer took, 0: none),
+  ``over``; ``players``, ``sides`` and ``rules``. Read them freely; change them only
+  through the methods.
+
+Module helpers: :func:`shuffled_deck` (the shuffle ``Game`` deals from a seed),
+:func:`bonus_sweeps`, :func:`sweep_scores` (whether emptying the table scores).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Final
+
+from .capture import LegalMoves, move_generator
+from .cards import CARDS, VALUE_MASKS, value_of
+from .moves import Move
+from .rules import Rules
+from .scoring import RoundScore, score_piles
+
+_BITS: Final = tuple(card.bit for card in CARDS)
+_KINGS: Final = VALUE_MASKS[10]
+_ACES: Final = VALUE_MASKS[1]
+
+
+def shuffled_deck(rng: random.Random) -> list[int]:
+    """A uniformly shuffled deck of single-card masks, top first."""
+    # Sorting by random keys is a uniform shuffle, twice as fast as random.shuffle.
+    random_key = rng.random
+    return sorted(_BITS, key=lambda _: random_key())
+
+
+def _splits_into_fifteens(mask: int, groups: int) -> bool:
+    """Whether the cards of ``mask`` split into ``groups`` groups worth 15 each."""
+    if groups == 1:
+        return value_of(mask) == 15
+    first = mask & -mask
+    rest = mask ^ first
+    # Every group holding the lowest card: ``first`` plus a subset of the rest.
+    others = [bit for bit in _BITS if rest & bit]
+    for subset in range(1 << len(others)):
+        group = first
+        for k, bit in enumerate(others):
+            if subset >> k & 1:
+                group |= bit
+        if value_of(group) == 15 and _splits_into_fifteens(mask ^ group, groups - 1):
+            return True
+    return False
+
+
+def bonus_sweeps(rules: Rules, table: int) -> int:
+    """Sweeps the dealer scores for this first table (0: no bonus).
+
+    A total that is a multiple of 15 above 15 counts only when the cards split into
+    groups of 15 each (the classic "30 in two fifteens").
+    """
+    total = value_of(table)
+    for bonus_total, sweeps in rules.dealer_bonus:
+        if total != bonus_total:
+            continue
+        if total % 15 == 0 and total > 15 and not _splits_into_fifteens(table, total // 15):
+            return 0
+        return sweeps
+    return 0
+
+
+def sweep_scores(rules: Rules, move: Move, last_play: bool) -> bool:
+    """Whether ``move``, emptying the table, scores a sweep: never for an Ace taking all
+    (``ace_takes_all``), nor on the round's very last play unless ``last_play_sweep``."""
+    if rules.ace_takes_all and move.card_bit & _ACES:
+        return False
+    return rules.last_play_sweep or not last_play
+
+
+class _Facts:
+    """What a round needs of its ``Rules``, worked out once per rule set and shared."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.legal: LegalMoves = move_generator(rules)
+        self.players = rules.players
+        self.sides = rules.sides
+        self.hand_size = rules.hand_size
+        self.table_size = rules.table_size
+        self.aces_take_all = _ACES if rules.ace_takes_all else 0
+        self.last_play_sweep = rules.last_play_sweep
+
+
+_FACTS: Final[dict[Rules, _Facts]] = {}
+
+
+def _facts_of(rules: Rules) -> _Facts:
+    facts = _FACTS.get(rules)
+    if facts is None:
+        facts = _FACTS[rules] = _Facts(rules)
+    return facts
+
+
+class Round:
+    """The state of one round; see the module docstring for the API."""
+
+    __slots__ = (
+        "bonus",
+        "dealt",
+        "facts",
+        "hands",
+        "last",
+        "over",
+        "piles",
+        "stock",
+        "sweeps",
+        "table",
+        "to_move",
+    )
+
+    facts: _Facts
+    hands: list[int]
+    """By seat: the cards in hand."""
+    table: int
+    piles: list[int]
+    """By side: the cards captured this round."""
+    sweeps: list[int]
+    """By side: sweeps this round, dealer bonus included."""
+    stock: list[int]
+    """The cards to deal as single-card masks, top first (for a dealt round, the whole deck)."""
+    dealt: int
+    """How many cards of ``stock`` have been dealt."""
+    to_move: int
+    last: int
+    """The side that captured last (-1: nobody yet): it takes the leftovers."""
+    bonus: int
+    """The first table the dealer took as a bonus (0: none)."""
+    over: bool
+
+    def __init__(
+        self,
+        facts: _Facts,
+        hands: list[int],
+        table: int,
+        piles: list[int],
+        sweeps: list[int],
+        stock: list[int],
+        dealt: int,
+        to_move: int,
+        last: int,
+        bonus: int,
+        over: bool,
+    ) -> None:
+        """Prefer :meth:`deal` or :meth:`position`; this takes the lists as they are."""
+        self.facts = facts
+        self.hands = hands
+        self.table = table
+        self.piles = piles
+        self.sweeps = sweeps
+        self.stock = stock
+        self.dealt = dealt
+        self.to_move = to_move
+        self.last = last
+        self.bonus = bonus
+        self.over = over
+
+    @classmethod
+    def deal(cls, rules: Rules, leader: int, next_deck: Callable[[], list[int]]) -> Round:
+        """Deal a new round from ``next_deck()`` (again for each redeal), ``leader`` first."""
+        facts = _facts_of(rules)
+        players, size = facts.players, facts.hand_size
+        dealt = players * size
+        while True:
+            deck = next_deck()
+            hands = [0] * players
+            for k in range(players):
+                hand = 0
+                for bit in deck[k * size : (k + 1) * size]:
+                    hand |= bit
+                hands[(leader + k) % players] = hand
+            table = 0
+            for bit in deck[dealt : dealt + facts.table_size]:
+                table |= bit
+            if not (rules.kings_redeal and (table & _KINGS).bit_count() >= 3):
+                break
+        sides = facts.sides
+        piles = [0] * sides
+        sweeps = [0] * sides
+        last = -1
+        bonus = 0
+        if rules.dealer_bonus:
+            won = bonus_sweeps(rules, table)
+            if won:
+                last = ((leader - 1) % players) % sides
+                piles[last] = table
+                sweeps[last] = won
+                bonus = table
+                table = 0
+        return cls(
+            facts, hands, table, piles, sweeps, deck, dealt + facts.table_size, leader, last,
+            bonus, False,
+        )
+
+    @classmethod
+    def position(
+        cls,
+        rules: Rules,
+        hands: list[int],
+        table: int,
+        piles: list[int],
+        sweeps: list[int],
+        stock: list[int],
+        to_move: int,
+        last: int,
+    ) -> Round:
+        """A round under way: the lists are copied, ``stock`` (top first) is shared."""
+        return cls(
+            _facts_of(rules), list(hands), table, list(piles), list(sweeps), stock, 0, to_move,
+            last, 0, False,
+        )
+
+    @property
+    def rules(self) -> Rules:
+        return self.facts.rules
+
+    @property
+    def players(self) -> int:
+        return self.facts.players
+
+    @property
+    def sides(self) -> int:
+        return self.facts.sides
+
+    @property
+    def stock_left(self) -> int:
+        """Cards still to deal."""
+        return len(self.stock) - self.dealt
+
+    def copy(self) -> Round:
+        return Round(
+            self.facts,
+            self.hands[:],
+            self.table,
+            self.piles[:],
+            self.sweeps[:],
+            self.stock,
+            self.dealt,
+            self.to_move,
+            self.last,
+            self.bonus,
+            self.over,
+        )
+
+    def key(self) -> tuple[int, ...]:
+        """The position as a tuple of ints, for transposition tables over one stock."""
+        return (
+            self.table,
+            self.to_move,
+            self.last,
+            self.dealt,
+            *self.hands,
+            *self.piles,
+            *self.sweeps,
+        )
+
+    def legal(self) -> list[Move]:
+        """The moves of the seat to move (empty once the round is over)."""
+        if self.over:
+            return []
+        return self.facts.legal(self.hands[self.to_move], self.table)
+
+    def apply(self, move: Move) -> bool:
+        """Play ``move``, a legal move of the seat to move; return whether it swept."""
+        facts = self.facts
+        seat = self.to_move
+        bit = move.card_bit
+        hands = self.hands
+        hands[seat] ^= bit
+        captured = move.captured_mask
+        table = self.table
+        swept = False
+        if captured:
+            side = seat % facts.sides
+            self.piles[side] |= captured | bit
+            self.last = side
+            if captured == table and not bit & facts.aces_take_all:
+                # The round's very last play scores no sweep unless the rules count it.
+                swept = facts.last_play_sweep or self.dealt < len(self.stock) or any(hands)
+                if swept:
+                    self.sweeps[side] += 1
+            self.table = table ^ captured
+        else:
+            self.table = table | bit
+        seat += 1
+        if seat == facts.players:
+            seat = 0
+        self.to_move = seat
+        if not hands[seat]:
+            if self.dealt < len(self.stock):
+                self._deal_hands(seat)
+            else:
+                self._finish()
+        return swept
+
+    def _deal_hands(self, first: int) -> None:
+        """Give every seat ``hand_size`` cards from the stock, ``first`` (the leader) first."""
+        facts = self.facts
+        size = facts.hand_size
+        players = facts.players
+        stock = self.stock
+        pos = self.dealt
+        hands = self.hands
+        seat = first
+        for _ in range(players):
+            hand = 0
+            for bit in stock[pos : pos + size]:
+                hand |= bit
+            hands[seat] = hand
+            pos += size
+            seat += 1
+            if seat == players:
+                seat = 0
+        self.dealt = pos
+
+    def _finish(self) -> None:
+        """The round's end: the cards left on the table go to the last capturer (no sweep)."""
+        if self.last >= 0:
+            self.piles[self.last] |= self.table
+        self.table = 0
+        self.over = True
+
+    def scores(self) -> list[RoundScore]:
+        """The round's breakdown by side (meant for a round that is ``over``)."""
+        return score_piles(self.facts.rules, self.piles, self.sweeps)

@@ -1,0 +1,118 @@
+"""The round state against the referee: every preset and player count, move by move."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scopa import CARDS, Card, Game, Move, Rules
+from scopa.cards import mask_of
+from scopa.round import Round, bonus_sweeps, shuffled_deck
+
+from .conftest import cards, deck_starting, rules_variants, variant_id
+from .referee import RoundReferee
+
+VARIANTS = rules_variants()
+
+
+def dealt_round(rules: Rules, leader: int, seed: int) -> tuple[Round, list[list[Card]]]:
+    """A round dealt from seeded shuffles, with every deck it asked for."""
+    rng = random.Random(seed)
+    decks: list[list[Card]] = []
+
+    def next_deck() -> list[int]:
+        deck = shuffled_deck(rng)
+        decks.append([CARDS[bit.bit_length() - 1] for bit in deck])
+        return deck
+
+    return Round.deal(rules, leader, next_deck), decks
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=variant_id)
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32), play_seed=st.integers(0, 2**32), leader=st.integers(0, 5))
+def test_the_round_agrees_with_the_referee_move_by_move(
+    rules: Rules, seed: int, play_seed: int, leader: int
+) -> None:
+    leader %= rules.players
+    state, decks = dealt_round(rules, leader, seed)
+    referee = RoundReferee(state, leader, decks)
+    rng = random.Random(play_seed)
+    while not state.over:
+        referee.play(rng.choice(state.legal()))
+    assert state.legal() == []
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=variant_id)
+def test_copies_play_on_alone_and_keys_name_positions(rules: Rules) -> None:
+    state, _ = dealt_round(rules, 0, 7)
+    rng = random.Random(7)
+    for _ in range(5):
+        state.apply(rng.choice(state.legal()))
+    copy = state.copy()
+    assert copy.key() == state.key()
+    before = (state.key(), list(state.hands), list(state.piles), list(state.sweeps))
+    while not copy.over:
+        copy.apply(rng.choice(copy.legal()))
+    assert (state.key(), state.hands, state.piles, state.sweeps) == before
+    assert copy.key() != state.key()
+
+
+def test_a_round_in_game_is_the_round_dealt_from_the_same_deck() -> None:
+    rules = Rules.preset("escoba")
+    game = Game.new(rules, seed=3)
+    deck = [Card.parse(code).bit for code in game.record()["decks"][0]]
+    state = Round.deal(rules, 0, lambda: deck)
+    assert state.hands == [mask_of(hand) for hand in game.hands]
+    assert state.table == mask_of(game.table)
+
+
+def test_three_kings_on_the_first_table_deal_again_in_scopa_classic() -> None:
+    rules = Rules.preset("scopa-classic")
+    kings = [deck_starting(["AD", "2D", "3D", "4D", "5D", "6D", "KD", "KH", "KS", "7D"])]
+    fine = deck_starting(["AD", "2D", "3D", "4D", "5D", "6D", "KD", "KH", "7S", "7D"])
+    decks = iter([kings[0], fine])
+    state = Round.deal(rules, 0, lambda: [card.bit for card in next(decks)])
+    assert state.table == mask_of(cards("KD KH 7S 7D"))
+    plain = Round.deal(Rules.preset("scopa"), 0, lambda: [card.bit for card in kings[0]])
+    assert plain.table == mask_of(cards("KD KH KS 7D"))
+
+
+@pytest.mark.parametrize(
+    ("preset", "table", "sweeps"),
+    [
+        ("escoba", "AD 2H 5S 7D", 1),
+        ("escoba", "AD 2H 7S KD", 2),  # seed: 20 -> 2
+        ("escoba-classic", "AD 2H 7S KD", 0),  # 20 is no bonus in the classic table
+        ("escoba-classic", "5D KH 7S JD", 2),  # 30 in two fifteens: 5+K, 7+J
+        ("escoba-classic", "KD KH 3S 7D", 0),  # 30 that splits into no two fifteens
+        ("scopa", "AD 2H 5S 7D", 0),
+    ],
+)
+def test_the_dealer_bonus_follows_its_exact_conditions(
+    preset: str, table: str, sweeps: int
+) -> None:
+    rules = Rules.preset(preset)
+    assert bonus_sweeps(rules, mask_of(cards(table))) == sweeps
+    deck = deck_starting(["AC", "2C", "3C", "4C", "5C", "6C", *table.split()])
+    state = Round.deal(rules, 1, lambda: [card.bit for card in deck])
+    dealer_side = 0
+    assert state.sweeps[dealer_side] == sweeps
+    assert (state.table == 0) == bool(sweeps)
+    assert state.last == (dealer_side if sweeps else -1)
+
+
+def test_a_position_plays_to_the_end_with_leftovers_to_the_last_capturer() -> None:
+    rules = Rules.preset("scopa")
+    # Seat 0 takes 5C with 5D; seat 1 trails; seat 0 trails; nobody else captures.
+    hands = [mask_of(cards("5D 2H")), mask_of(cards("KS QS"))]
+    state = Round.position(rules, hands, mask_of(cards("5C 7H")), [0, 0], [0, 0], [], 0, -1)
+    assert state.apply(Move.parse("5Dx5C")) is False
+    state.apply(Move.parse("KS"))
+    state.apply(Move.parse("2H"))
+    state.apply(Move.parse("QS"))
+    assert state.over and state.table == 0
+    assert state.piles == [mask_of(cards("5D 5C 7H KS 2H QS")), 0]
