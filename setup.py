@@ -12,7 +12,7 @@ from setuptools import setup
 
 # Rules and View stay pure: they are built from outside data, and there a wrong type should
 # get the ValueError that names the field, not the TypeError a compiled signature raises.
-CORE = ["cards", "moves", "errors", "capture", "scoring", "game"]
+CORE = ["cards", "moves", "errors", "capture", "scoring", "round", "game"]
 
 ext_modules = []
 if os.environ.get("SCOPA_COMPILE") == "1":

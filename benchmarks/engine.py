@@ -1,65 +1,105 @@
-"""Random-playout speed of the rules core through its public API.
+"""Random-playout speed of the rules core: the round state, and the public ``Game`` API.
 
-Each round is a new game: ``Game.new``, then at each turn ``legal_moves()``, a
-random pick and ``play()``, until the first round has been scored. Prints rounds
-per second for 2-player scopa, 2-player escoba and 4-player scopa.
+Each playout is one new round from a fresh shuffle, played with random legal moves
+to its end and scored. Through the round state that is ``Round.deal``, then
+``legal()``, a random pick and ``apply()`` until it is over, then ``scores()``;
+through ``Game`` it is ``Game.new``, ``legal_moves()`` and ``play()`` until the
+first round has been scored. Prints rounds per second for 2-player scopa,
+2-player escoba and 4-player scopa, and which core (pure or compiled) ran.
 
-    python benchmarks/engine.py [--seconds 5]
+    python benchmarks/engine.py [--seconds 5] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import platform
 import random
 import sys
 import time
+from collections.abc import Callable
 
-import scopa.game
+import scopa.round
 from scopa import Game, Rules
+from scopa.round import Round, shuffled_deck
+
+CONFIGS = {
+    "": ("scopa, 2 players", Rules.preset("scopa")),
+    "escoba_2p_": ("escoba, 2 players", Rules.preset("escoba")),
+    "scopa_4p_": ("scopa, 4 players", Rules.preset("scopa", players=4)),
+}
+"""Key prefix in the JSON output, label, rules."""
 
 
-def rounds_per_second(rules: Rules, seconds: float, seed: int = 1) -> tuple[float, int]:
-    """Play fresh one-round games for about ``seconds``; return (rounds/s, rounds)."""
+def round_playouts(rules: Rules, count: int, seed: int) -> None:
+    """Play ``count`` fresh rounds through the round state."""
+    rng = random.Random(seed)
+    random_fraction = rng.random
+
+    def next_deck() -> list[int]:
+        return shuffled_deck(rng)
+
+    players = rules.players
+    for number in range(count):
+        state = Round.deal(rules, number % players, next_deck)
+        legal = state.legal
+        apply = state.apply
+        while not state.over:
+            moves = legal()
+            apply(moves[int(random_fraction() * len(moves))])
+        state.scores()
+
+
+def game_playouts(rules: Rules, count: int, seed: int) -> None:
+    """Play ``count`` fresh one-round games through the public ``Game`` API."""
     random_fraction = random.Random(seed).random
+    for number in range(count):
+        game = Game.new(rules, seed=seed + number)
+        legal_moves = game.legal_moves
+        play = game.play
+        while game.round_number == 0:
+            moves = legal_moves()
+            if not moves:  # the match ended with its first round
+                break
+            play(moves[int(random_fraction() * len(moves))])
+
+
+def rounds_per_second(playouts: Callable[[Rules, int, int], None], rules: Rules,
+                      seconds: float) -> float:
+    """Play batches of rounds for about ``seconds``; return rounds per second."""
     rounds = 0
-    game_seed = seed
     start = time.perf_counter()
-    deadline = start + seconds
     while True:
-        for _ in range(50):
-            game = Game.new(rules, seed=game_seed)
-            game_seed += 1
-            legal_moves = game.legal_moves
-            play = game.play
-            while game.round_number == 0:
-                moves = legal_moves()
-                if not moves:  # the match ended with its first round
-                    break
-                play(moves[int(random_fraction() * len(moves))])
-            rounds += 1
+        playouts(rules, 100, rounds + 1)
+        rounds += 100
         now = time.perf_counter()
-        if now >= deadline:
-            return rounds / (now - start), rounds
+        if now - start >= seconds:
+            return rounds / (now - start)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="time per configuration")
+    parser.add_argument("--seconds", type=float, default=5.0, help="time per figure")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
-    configs = [
-        ("scopa, 2 players", Rules.preset("scopa")),
-        ("escoba, 2 players", Rules.preset("escoba")),
-        ("scopa, 4 players", Rules.preset("scopa", players=4)),
-    ]
-    core = "pure Python" if (scopa.game.__file__ or "").endswith(".py") else "compiled (mypyc)"
+    core = "pure" if (scopa.round.__file__ or "").endswith(".py") else "compiled"
     version = f"{platform.python_implementation()} {platform.python_version()}"
     interpreter = f"{version} ({sys.executable})"
-    print(f"random playouts through the public API, {args.seconds:g} s each, one process")
-    print(f"core: {core}; interpreter: {interpreter}")
-    for label, rules in configs:
-        rate, rounds = rounds_per_second(rules, args.seconds)
-        print(f"{label:<20} {rate:>10,.0f} rounds/s   ({rounds:,} rounds)")
+    figures: dict[str, object] = {"core": core, "python": interpreter}
+    if not args.json:
+        print(f"random playouts, one new round per deal, {args.seconds:g} s a figure, one process")
+        print(f"core: {core}; interpreter: {interpreter}")
+        print(f"{'':<20} {'round state':>14} {'Game':>14}")
+    for prefix, (label, rules) in CONFIGS.items():
+        by_round = rounds_per_second(round_playouts, rules, args.seconds)
+        by_game = rounds_per_second(game_playouts, rules, args.seconds)
+        figures[f"{prefix}round_rounds_per_s"] = round(by_round)
+        figures[f"{prefix}game_rounds_per_s"] = round(by_game)
+        if not args.json:
+            print(f"{label:<20} {by_round:>10,.0f} r/s {by_game:>10,.0f} r/s")
+    if args.json:
+        print(json.dumps(figures))
 
 
 if __name__ == "__main__":

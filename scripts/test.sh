@@ -42,6 +42,6 @@ check "$venv/bin/pytest" tests src/scopa README.md --doctest-modules "$@"
 check bash scripts/build_compiled.sh
 check .venv-compiled/bin/pytest -p no:cacheprovider tests/test_cards.py tests/test_moves.py \
     tests/test_rules.py tests/test_capture.py tests/test_scoring.py tests/test_game.py \
-    tests/test_view.py tests/test_properties.py tests/test_records.py tests/test_players.py \
-    tests/test_cli.py "$@"
+    tests/test_view.py tests/test_round.py tests/test_properties.py tests/test_records.py \
+    tests/test_players.py tests/test_cli.py "$@"
 exit "$status"

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Final
 
-from .cards import ALL_CARDS_MASK, CAPTURE_VALUES, VALUE_MASKS, Card, ids_of, mask_of
+from .cards import ALL_CARDS_MASK, CAPTURE_VALUES, VALUE_MASKS, Card, mask_of
 from .moves import Move, move_of
 from .rules import Rules
 
-_MEMO_LIMIT: Final = 1 << 14
-"""Entries per memo (one per card, one for hands) before it is emptied: memory stays
-bounded (tens of MB at most) in long-running servers and tournaments."""
+_MEMO_LIMIT: Final = 1 << 18
+"""Entries in a generator's memo before it is emptied: memory stays bounded (tens of MB
+at most, most entries sharing the empty tuple) in long-running servers and tournaments."""
 _VALUES: Final = tuple(CAPTURE_VALUES[i % 10] for i in range(40))
 _TRAILS: Final = tuple(move_of(i, 0) for i in range(40))
 _BELOW: Final = tuple(sum(VALUE_MASKS[w] for w in range(1, min(v, 11))) for v in range(16))
@@ -83,21 +83,18 @@ def capture_masks(rules: Rules, table: int, card_id: int) -> tuple[int, ...]:
     return options
 
 
-_HandCard = tuple[Callable[[int], "tuple[Move, ...] | None"], int, int, Move, int]
-"""A card of a hand as the generator uses it: memo lookup, reach masks, trail, id."""
-
 LegalMoves = Callable[[int, int], list[Move]]
 """``legal(hand, table) -> moves``: the move generator of one rule set."""
 
-_GENERATORS: dict[tuple[object, ...], LegalMoves] = {}
+_GENERATORS: dict[tuple[object, ...], MoveGenerator] = {}
 
 
-def move_generator(rules: Rules) -> LegalMoves:
+def move_generator(rules: Rules) -> MoveGenerator:
     """The move generator for ``rules``: one per distinct capture rule, memo included."""
     key = (rules.capture, rules.must_capture, rules.fewest_cards, rules.ace_takes_all)
     generator = _GENERATORS.get(key)
     if generator is None:
-        generator = _GENERATORS[key] = _make_generator(rules)
+        generator = _GENERATORS[key] = MoveGenerator(rules)
     return generator
 
 
@@ -117,55 +114,61 @@ def _memo_reach(rules: Rules, card_id: int) -> tuple[int, int]:
     return 0, _BELOW[16 - value]
 
 
-def _make_generator(rules: Rules) -> LegalMoves:
-    # One memo per card, keyed by the part of the table that decides its captures
-    # (see _memo_reach). Hands are turned into their cards once per distinct hand,
-    # each card with its memo and reach at hand.
-    memos: list[dict[int, tuple[Move, ...]]] = [{} for _ in range(40)]
-    reach = tuple(_memo_reach(rules, card_id) for card_id in range(40))
-    hands: dict[int, tuple[_HandCard, ...]] = {}
-    free_trails = rules.must_capture == "none"
-    trail_only_without_capture = rules.must_capture == "hand"
+class MoveGenerator:
+    """The legal moves of one rule set: ``generator(hand, table)`` or :meth:`moves`.
 
-    def card_moves(seen: int, card_id: int) -> tuple[Move, ...]:
-        memo = memos[card_id]
-        if len(memo) >= _MEMO_LIMIT:
-            memo.clear()
-        moves = memo[seen] = tuple(
-            [move_of(card_id, mask) for mask in capture_masks(rules, seen, card_id)]
-        )
-        return moves
+    A native class when compiled, so the round state calls :meth:`moves` directly.
+    The moves of a card onto the part of the table that decides them (see
+    :func:`_memo_reach`) are remembered in one memo keyed ``seen << 6 | card id``.
+    """
 
-    def cards_of_hand(hand: int) -> tuple[_HandCard, ...]:
-        if len(hands) >= _MEMO_LIMIT:
-            hands.clear()
-        cards = hands[hand] = tuple(
-            (memos[i].get, reach[i][0], reach[i][1], _TRAILS[i], i) for i in ids_of(hand)
-        )
-        return cards
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        reach = [_memo_reach(rules, card_id) for card_id in range(40)]
+        self._first = [first for first, _ in reach]
+        self._second = [second for _, second in reach]
+        self._trails = list(_TRAILS)
+        self._memo: dict[int, tuple[Move, ...]] = {}
+        self._free_trails = rules.must_capture == "none"
+        self._trail_only_without_capture = rules.must_capture == "hand"
 
-    def legal(hand: int, table: int) -> list[Move]:
+    def __call__(self, hand: int, table: int) -> list[Move]:
+        return self.moves(hand, table)
+
+    def moves(self, hand: int, table: int) -> list[Move]:
+        """Every move a player holding ``hand`` may make onto ``table`` (both masks),
+        captures first, each card's in the order of the card ids."""
+        memo = self._memo
+        first = self._first
+        second = self._second
         captures: list[Move] = []
         trailed: list[Move] = []
-        cards = hands.get(hand)
-        if cards is None:
-            cards = cards_of_hand(hand)
-        for lookup, first, second, trail, card_id in cards:
-            seen = table & first or table & second
-            moves = lookup(seen)
-            if moves is None:
-                moves = card_moves(seen, card_id)
-            if moves:
-                captures += moves
-                if free_trails:
-                    trailed.append(trail)
+        while hand:
+            bit = hand & -hand
+            hand ^= bit
+            card_id = bit.bit_length() - 1
+            seen = table & first[card_id] or table & second[card_id]
+            found = memo.get(seen << 6 | card_id)
+            if found is None:
+                found = self._card_moves(seen, card_id)
+            if found:
+                captures.extend(found)
+                if self._free_trails:
+                    trailed.append(self._trails[card_id])
             else:
-                trailed.append(trail)
-        if trail_only_without_capture:
+                trailed.append(self._trails[card_id])
+        if self._trail_only_without_capture:
             return captures or trailed
         return captures + trailed
 
-    return legal
+    def _card_moves(self, seen: int, card_id: int) -> tuple[Move, ...]:
+        memo = self._memo
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        moves = memo[seen << 6 | card_id] = tuple(
+            [move_of(card_id, mask) for mask in capture_masks(self.rules, seen, card_id)]
+        )
+        return moves
 
 
 def legal_moves_of(rules: Rules, hand: int, table: int) -> list[Move]:

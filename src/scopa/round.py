@@ -43,7 +43,7 @@ import random
 from collections.abc import Callable
 from typing import Final
 
-from .capture import LegalMoves, move_generator
+from .capture import MoveGenerator, move_generator
 from .cards import CARDS, VALUE_MASKS, value_of
 from .moves import Move
 from .rules import Rules
@@ -56,9 +56,11 @@ _ACES: Final = VALUE_MASKS[1]
 
 def shuffled_deck(rng: random.Random) -> list[int]:
     """A uniformly shuffled deck of single-card masks, top first."""
-    # Sorting by random keys is a uniform shuffle, twice as fast as random.shuffle.
+    # Sorting by random keys is a uniform shuffle, twice as fast as random.shuffle; the
+    # keys are drawn in card order, so a seed deals the decks it always has.
     random_key = rng.random
-    return sorted(_BITS, key=lambda _: random_key())
+    keys = [random_key() for _ in range(40)]
+    return [_BITS[i] for i in sorted(range(40), key=keys.__getitem__)]
 
 
 def _splits_into_fifteens(mask: int, groups: int) -> bool:
@@ -108,7 +110,7 @@ class _Facts:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.legal: LegalMoves = move_generator(rules)
+        self.generator: MoveGenerator = move_generator(rules)
         self.players = rules.players
         self.sides = rules.sides
         self.hand_size = rules.hand_size
@@ -293,7 +295,7 @@ class Round:
         """The moves of the seat to move (empty once the round is over)."""
         if self.over:
             return []
-        return self.facts.legal(self.hands[self.to_move], self.table)
+        return self.facts.generator.moves(self.hands[self.to_move], self.table)
 
     def apply(self, move: Move) -> bool:
         """Play ``move``, a legal move of the seat to move; return whether it swept."""
