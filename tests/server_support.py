@@ -71,8 +71,14 @@ async def running_server(settings: Settings) -> AsyncIterator[Server]:
 
 
 def settings_for(tmp_path: Path, **changes: Any) -> Settings:
-    """Settings for a test: a SQLite file in ``tmp_path`` and bots that play at once."""
-    base = Settings(db_url=sqlite_url(tmp_path / "room.db"), bot_delay=(0.0, 0.0))
+    """Settings for a test: a SQLite file in ``tmp_path``, bots that play at once, and lobby
+    rate limits that one test's many tables from one address stay under."""
+    base = Settings(
+        db_url=sqlite_url(tmp_path / "room.db"),
+        bot_delay=(0.0, 0.0),
+        http_writes="1000/second",
+        http_reads="1000/second",
+    )
     return replace(base, **changes)
 
 

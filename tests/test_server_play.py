@@ -184,17 +184,14 @@ async def test_leaving_during_a_match_hands_the_seat_to_a_bot(tmp_path: Path) ->
         assert ada.connection.over is not None
 
 
-class _BrokenBot:
-    name = "broken"
-
-    def choose(self, view: View) -> Move:
-        raise RuntimeError("this bot has a bug")
+async def _broken_think(pool: bots.BotPool, level: str, view: View) -> Move:
+    raise RuntimeError("this bot has a bug")
 
 
 async def test_a_bot_that_fails_does_not_stall_its_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(bots, "bot_for", lambda level: _BrokenBot())
+    monkeypatch.setattr(bots, "think", _broken_think)
     async with running_server(settings_for(tmp_path)) as server, Lobby(server.url) as lobby:
         grant = await lobby.play_computer(name="Ada", level="random")
         person = await TableConnection.open(server.url, grant["table"]["code"], grant["token"])

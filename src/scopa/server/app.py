@@ -2,6 +2,8 @@
 
 ``create_app`` builds it from :class:`Settings`; the lifespan opens the card room (migrations,
 then every unfinished table brought back) before the first request and closes it at shutdown.
+The API's documentation at ``/docs`` is Swagger UI served from the package
+(``swagger-ui-bundle``), so it works on a machine with no internet.
 """
 
 from __future__ import annotations
@@ -11,8 +13,11 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 from .. import __version__
 from . import lobby
@@ -23,6 +28,26 @@ from .tables import LobbyError
 
 WEB_CLIENT = Path(__file__).resolve().parent.parent / "web"
 """The browser client's static files (package data): served at ``/``, after every other route."""
+DOCS_ASSETS = "/docs/assets"
+
+
+def validation_sentence(error: RequestValidationError) -> str:
+    """The first problem of a request that does not fit the API, as one sentence (the
+    protocol's ``{"detail": "..."}``, not FastAPI's list of objects).
+
+    >>> validation_sentence(RequestValidationError([{"type": "less_than_equal",
+    ...     "loc": ("body", "players"), "msg": "Input should be less than or equal to 16"}]))
+    'players: input should be less than or equal to 16'
+    """
+    problems = error.errors()
+    if not problems:
+        return "the request does not fit the API: see /docs"
+    first = problems[0]
+    if first.get("type") == "json_invalid":
+        return "the request body is not valid JSON"
+    where = ".".join(str(part) for part in first.get("loc", ())[1:]) or "the request body"
+    message = str(first.get("msg", "is not valid"))
+    return f"{where}: {message[:1].lower()}{message[1:]}"
 
 
 def create_app(
@@ -47,11 +72,30 @@ def create_app(
         description="The lobby of the Scopa and Escoba card room. Tables are played over the "
         "WebSocket at `/ws/tables/{code}`: see docs/protocol.md.",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.room = room
     app.include_router(lobby.router)
     app.add_api_route("/healthz", lobby.health, methods=["GET"], tags=["health"])
     app.add_api_websocket_route("/ws/tables/{code}", table_socket)
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title=f"{app.title}: API",
+            swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
+            swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+            swagger_favicon_url=f"{DOCS_ASSETS}/favicon-32x32.png",
+        )
+
+    app.mount(DOCS_ASSETS, StaticFiles(directory=Path(str(swagger_ui_path))), name="docs")
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_: Request, error: Exception) -> JSONResponse:
+        assert isinstance(error, RequestValidationError)
+        return JSONResponse({"detail": validation_sentence(error)}, status_code=422)
 
     @app.exception_handler(LobbyError)
     async def lobby_error(_: Request, error: Exception) -> JSONResponse:

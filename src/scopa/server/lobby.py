@@ -3,21 +3,33 @@ and the computer's levels.
 
 FastAPI documents every route from these models at ``/docs`` and ``/openapi.json``. A seat is
 held by a secret token, returned once when the seat is taken; every seat action sends it.
+
+Every value a request carries is bounded here (lengths, numbers, counts), so that nothing a
+client sends can reach the database out of range: a bad value is a 422 with one sentence.
+Every route is rate limited per client address (:class:`~.ratelimit.HttpLimits`).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, cast
+from typing import Annotated, Any, Final, cast
 
-from fastapi import APIRouter, Depends, Request
-from pydantic import BaseModel, Field
+from fastapi import APIRouter, Depends, Path, Request
+from pydantic import BaseModel, Field, StringConstraints
 
 from ..players import LEVEL_NAMES, LEVELS
 from .bots import default_level
 from .room import CardRoom, build_rules, check_level
-from .tables import Table
+from .tables import LobbyError, Table
 
-router = APIRouter(prefix="/api", tags=["lobby"])
+MAX_SEATS: Final = 16
+"""More seats than any rules allow: bounds the numbers a request may carry."""
+MAX_MATCH_ID: Final = 2**31 - 1
+"""Match ids are 32-bit integers in every database."""
+Word = Annotated[str, StringConstraints(max_length=32)]
+Name = Annotated[str, StringConstraints(max_length=256)]
+"""A display name as sent: the lobby trims it and then allows 32 characters."""
+Token = Annotated[str, StringConstraints(max_length=256)]
+Code = Annotated[str, Path(max_length=16, description="the table's code (any case)")]
 
 
 def _room(request: Request) -> CardRoom:
@@ -27,35 +39,56 @@ def _room(request: Request) -> CardRoom:
 Room = Annotated[CardRoom, Depends(_room)]
 
 
+async def rate_limit(request: Request, room: Room) -> None:
+    """Refuse (429) a client address over the lobby's limits: reads and writes apart."""
+    address = request.client.host if request.client is not None else "unknown"
+    refusal = await room.limits.refusal(address, write=request.method != "GET")
+    if refusal is not None:
+        raise LobbyError(429, refusal)
+
+
+router = APIRouter(prefix="/api", tags=["lobby"], dependencies=[Depends(rate_limit)])
+
+
 class RulesChoice(BaseModel):
-    preset: str = Field("scopa", description="a rule preset: scopa, escoba, scopa-classic, ...")
-    players: int | None = Field(None, description="2, 3, 4 or 6 (default: the preset's)")
-    teams: int | None = Field(None, description="sides for 6 players: 2 (default) or 3")
-    target: int | None = Field(None, description="points to win (default: the preset's)")
-    look: str = Field("french", description="deck look: french, italian or spanish")
+    preset: Word = Field("scopa", description="a rule preset: scopa, escoba, scopa-classic, ...")
+    players: int | None = Field(
+        None, ge=1, le=MAX_SEATS, description="2, 3, 4 or 6 (default: the preset's)"
+    )
+    teams: int | None = Field(
+        None, ge=1, le=MAX_SEATS, description="sides for 6 players: 2 (default) or 3"
+    )
+    target: int | None = Field(
+        None, ge=1, le=1000, description="points to win (default: the preset's)"
+    )
+    look: Word = Field("french", description="deck look: french, italian or spanish")
 
 
 class NewTable(RulesChoice):
-    bots: dict[int, str] = Field(
-        default_factory=dict, description="bot seats and their levels, as {\"1\": \"expert\"}"
+    bots: dict[Annotated[int, Field(ge=0, lt=MAX_SEATS)], Word] = Field(
+        default_factory=dict,
+        max_length=MAX_SEATS,
+        description="bot seats and their levels, as {\"1\": \"expert\"}",
     )
-    name: str | None = Field(
+    name: Name | None = Field(
         None, description="your display name: you take the first seat without a bot"
     )
 
 
 class Computer(RulesChoice):
-    name: str = Field("Guest", description="your display name; you sit at seat 0")
-    level: str | None = Field(None, description="the bots' level (default: the expert)")
+    name: Name = Field("Guest", description="your display name; you sit at seat 0")
+    level: Word | None = Field(None, description="the bots' level (default: the expert)")
 
 
 class Join(BaseModel):
-    name: str = Field(description="your display name as a guest")
-    seat: int | None = Field(None, description="the seat you want (default: the first free)")
+    name: Name = Field(description="your display name as a guest")
+    seat: int | None = Field(
+        None, ge=0, lt=MAX_SEATS, description="the seat you want (default: the first free)"
+    )
 
 
 class SeatToken(BaseModel):
-    token: str = Field(description="the secret token you got when you took the seat")
+    token: Token = Field(description="the secret token you got when you took the seat")
 
 
 class SeatView(BaseModel):
@@ -65,12 +98,16 @@ class SeatView(BaseModel):
     name: str | None
     level: str | None
     open: bool = Field(description="free for someone to join")
-    connected: bool
+    connected: bool = Field(description="a socket is open for the seat (bots: always)")
+    stand_in: bool = Field(
+        description="a bot plays for the person of this seat, whose turn timed out, until "
+        "they come back"
+    )
 
 
 class TableView(BaseModel):
     code: str = Field(description="the table's code, to share with friends")
-    status: str = Field(description="waiting, playing or over")
+    status: str = Field(description="waiting, playing, over or expired")
     rules: dict[str, Any]
     look: str
     players: int
@@ -95,7 +132,7 @@ class Level(BaseModel):
 
 class Health(BaseModel):
     status: str
-    tables: int
+    tables: int = Field(description="tables in this process's memory")
 
 
 def _view(table: Table) -> TableView:
@@ -123,12 +160,12 @@ async def list_tables(room: Room) -> list[TableView]:
 
 
 @router.get("/tables/{code}")
-async def show_table(code: str, room: Room) -> TableView:
+async def show_table(code: Code, room: Room) -> TableView:
     return _view(await room.table(code))
 
 
 @router.post("/tables/{code}/join")
-async def join_table(code: str, body: Join, room: Room) -> SeatGrant:
+async def join_table(code: Code, body: Join, room: Room) -> SeatGrant:
     """Take a free seat as a guest; the answer holds your secret seat token."""
     table = await room.table(code)
     seat, token = await table.join(body.name, body.seat)
@@ -136,7 +173,7 @@ async def join_table(code: str, body: Join, room: Room) -> SeatGrant:
 
 
 @router.post("/tables/{code}/leave")
-async def leave_table(code: str, body: SeatToken, room: Room) -> TableView:
+async def leave_table(code: Code, body: SeatToken, room: Room) -> TableView:
     """Give up your seat: before a match it is free again, during one a bot takes it over."""
     table = await room.table(code)
     await table.leave(body.token)
@@ -144,7 +181,7 @@ async def leave_table(code: str, body: SeatToken, room: Room) -> TableView:
 
 
 @router.post("/tables/{code}/start")
-async def start_table(code: str, body: SeatToken, room: Room) -> TableView:
+async def start_table(code: Code, body: SeatToken, room: Room) -> TableView:
     """Deal the match once every seat is taken."""
     table = await room.table(code)
     await table.start(body.token)
@@ -152,7 +189,7 @@ async def start_table(code: str, body: SeatToken, room: Room) -> TableView:
 
 
 @router.post("/tables/{code}/rematch")
-async def rematch(code: str, body: SeatToken, room: Room) -> TableView:
+async def rematch(code: Code, body: SeatToken, room: Room) -> TableView:
     """After a match, deal another with the same seats (or wait for free seats to fill)."""
     table = await room.table(code)
     await table.rematch(body.token)
@@ -181,7 +218,9 @@ async def play_computer(body: Computer, room: Room) -> SeatGrant:
 
 
 @router.get("/matches/{match_id}")
-async def match_record(match_id: int, room: Room) -> dict[str, Any]:
+async def match_record(
+    match_id: Annotated[int, Path(ge=1, le=MAX_MATCH_ID)], room: Room
+) -> dict[str, Any]:
     """A finished match's full record (seed and deck order included) for ``scopa replay``;
     403 while it is being played."""
     return await room.match_record(match_id)

@@ -28,6 +28,8 @@ ERROR_CODES: Final = (
     "invalid_move",  # a move code that cannot be read
     "illegal_move",  # a readable move the rules do not allow now
     "server_error",  # the move could not be stored; the table is unchanged
+    "replaced",  # the seat was opened in more places than allowed: the oldest is closed
+    "busy",  # too many connections have not said hello yet: closed, try again later
 )
 
 MAX_REF_LENGTH: Final = 64

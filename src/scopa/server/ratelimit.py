@@ -1,13 +1,20 @@
-"""A token bucket per connection: bursts are fine, floods are not.
+"""Rate limits: a token bucket per connection, and the lobby's limits per client address.
 
 A person clicks a few times a second at most; a client that sends faster is broken or hostile,
-and one connection must not be able to keep a table's writer busy.
+and one connection must not be able to keep a table's writer busy, nor one address fill the
+database with tables.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+
+from limits import parse_many
+from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.strategies import MovingWindowRateLimiter
+
+from .settings import Settings
 
 
 class TokenBucket:
@@ -46,3 +53,36 @@ class TokenBucket:
     def give_back(self) -> None:
         """Return the token of a message that turned out to be no burden (a move played)."""
         self._tokens = min(self.capacity, self._tokens + 1)
+
+
+class HttpLimits:
+    """The lobby's rate limits per client address, kept by the ``limits`` library: in this
+    process's memory, or in Redis (``Settings.redis_url``) so that every process of the room
+    counts the same requests.
+
+    A moving window: 300 creations in 1.5 s from one address get 20 through, not 300.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.writes = parse_many(settings.http_writes)
+        self.reads = parse_many(settings.http_reads)
+        self._redis_url = settings.redis_url
+        self._limiter: MovingWindowRateLimiter | None = None
+
+    async def open(self) -> None:
+        """Make the storage (the memory one needs the running event loop for its expiry)."""
+        storage: Storage
+        if self._redis_url is None:
+            storage = MemoryStorage()
+        else:
+            storage = RedisStorage("async+" + self._redis_url, implementation="redispy")
+        self._limiter = MovingWindowRateLimiter(storage)
+
+    async def refusal(self, address: str, write: bool) -> str | None:
+        """``None`` when ``address`` may make one more request, else the sentence that says
+        which limit it went over."""
+        assert self._limiter is not None, "open() first"
+        for limit in self.writes if write else self.reads:
+            if not await self._limiter.hit(limit, "write" if write else "read", address):
+                return f"too many requests from your address: at most {limit}; try again shortly"
+        return None

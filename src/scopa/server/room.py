@@ -1,14 +1,17 @@
 """The card room: every table, found by its code, and the work no single table owns.
 
 It opens the database, brings back every table that was waiting or playing when the server
-stopped (a ``kill -9`` included), creates tables, and lends the tables one thread pool for
-their bots.
+stopped (a ``kill -9`` included), creates tables, lends the tables one pool of worker processes
+for their bots, and sweeps: waiting tables nobody joins expire, and tables nobody watches leave
+memory (they come back from the database when someone asks for them).
 """
 
 from __future__ import annotations
 
 import asyncio
-from concurrent.futures import ThreadPoolExecutor
+import contextlib
+import logging
+from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy.exc
@@ -16,10 +19,14 @@ import sqlalchemy.exc
 from ..looks import LOOKS
 from ..players import LEVELS
 from ..rules import Rules
+from .bots import BotPool
+from .ratelimit import HttpLimits
 from .settings import Settings
-from .storage import Storage, StoredSeat, StoredTable
+from .storage import Storage, StoredSeat, StoredTable, now
 from .tables import LobbyError, Table, clean_name
 from .tokens import hash_token, new_seat_token, new_table_code, normalise_code
+
+log = logging.getLogger(__name__)
 
 CODE_ATTEMPTS = 20
 """Table codes tried before giving up: with 32**6 codes a clash is rare, twenty in a row is a
@@ -61,21 +68,64 @@ class CardRoom:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.storage = Storage(settings.db_url)
-        self.executor = ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="scopa-bot")
+        self.pool = BotPool(settings.bot_workers)
+        self.limits = HttpLimits(settings)
         self.tables: dict[str, Table] = {}
+        self.strangers = 0
+        """Sockets open now that have not said hello yet."""
         self._loading = asyncio.Lock()
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
-        """Migrate the database, then bring back every unfinished table and resume its bots."""
+        """Migrate the database, expire the waiting tables that waited too long, then bring
+        back every other unfinished table and resume its bots."""
         await self.storage.open()
+        await self.limits.open()
+        await self.storage.expire_waiting(now() - self._expiry)
         for code in await self.storage.active_table_codes():
             await self.get(code)
+        self._sweeper = asyncio.create_task(self._sweep_now_and_then(), name="scopa-sweeper")
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         for table in self.tables.values():
             await table.close()
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.pool.close()
         await self.storage.close()
+
+    @property
+    def _expiry(self) -> timedelta:
+        return timedelta(seconds=self.settings.waiting_expiry)
+
+    async def _sweep_now_and_then(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_every)
+            try:
+                await self.sweep(now())
+            except Exception:
+                log.exception("the sweep failed; the next one will try again")
+
+    async def sweep(self, at: datetime) -> None:
+        """As of ``at``: waiting tables untouched for the expiry time expire and leave memory,
+        and other tables idle for the eviction time leave memory."""
+        idle = timedelta(seconds=self.settings.idle_eviction)
+        for table in list(self.tables.values()):
+            if table.status == "waiting" and table.touched + self._expiry <= at:
+                await table.expire()
+            if table.status == "expired" or (
+                table.status != "waiting" and table.is_idle() and table.touched + idle <= at
+            ):
+                await self._evict(table)
+        await self.storage.expire_waiting(at - self._expiry)
+
+    async def _evict(self, table: Table) -> None:
+        async with self._loading:
+            if self.tables.get(table.code) is table:
+                del self.tables[table.code]
+        await table.close()
 
     async def get(self, code: str) -> Table | None:
         """The table with ``code`` (any case), loaded from the database if it is not in memory."""
@@ -101,12 +151,14 @@ class CardRoom:
     def _new_table(
         self, code: str, rules: Rules, look: str, status: str, seats: list[StoredSeat]
     ) -> Table:
-        return Table(code, rules, look, status, seats, self.storage, self.settings, self.executor)
+        return Table(code, rules, look, status, seats, self.storage, self.settings, self.pool)
 
     def _restore(self, stored: StoredTable) -> Table:
         table = self._new_table(
             stored.code, Rules.from_dict(stored.rules), stored.look, stored.status, stored.seats
         )
+        if stored.status == "waiting" and stored.touched is not None:
+            table.touched = stored.touched
         match = stored.match
         if match is not None:
             table.resume(match.id, match.seed, match.deck, match.moves)
@@ -126,6 +178,10 @@ class CardRoom:
             if not 0 <= seat < rules.players:
                 raise LobbyError(422, f"bot seat must be 0..{rules.players - 1}; got {seat}")
             check_level(level)
+        if name is None and len(bots) >= rules.players:
+            raise LobbyError(
+                422, "a table of bots only has nobody to start it: leave a seat for a person"
+            )
         seats = [
             StoredSeat(seat, "bot", f"Bot {seat + 1}", bots[seat])
             if seat in bots

@@ -32,7 +32,8 @@ def settings_from(db: str | None, bot_delay: float | None, turn_timeout: float |
     if turn_timeout is not None and not turn_timeout > 0:
         raise ValueError(f"--turn-timeout must be more than 0 seconds; got {turn_timeout}")
     delay = Settings.bot_delay if bot_delay is None else (bot_delay / 2, bot_delay)
-    return Settings(db_url=db or DEFAULT_DB, bot_delay=delay, turn_timeout=turn_timeout)
+    timeout = Settings.turn_timeout if turn_timeout is None else turn_timeout
+    return Settings(db_url=db or DEFAULT_DB, bot_delay=delay, turn_timeout=timeout)
 
 
 def serve(settings: Settings, host: str, port: int) -> int:

@@ -20,6 +20,7 @@ tables = sa.Table(
     sa.Column("status", sa.String(16), nullable=False, index=True),
     sa.Column("match_id", sa.Integer, nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("touched_at", sa.DateTime(timezone=True), nullable=True),
 )
 
 seats = sa.Table(

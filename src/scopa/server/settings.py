@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 DEFAULT_DB = "sqlite+aiosqlite:///scopa.db"
 """A SQLite file in the working directory: the card room runs with nothing else installed."""
+DEFAULT_TURN_TIMEOUT = 60.0
+"""Seconds a person has for a turn at a table of people, unless ``--turn-timeout`` says else."""
 
 
 @dataclass(frozen=True)
@@ -18,8 +20,30 @@ class Settings:
     bot_delay: tuple[float, float] = (0.5, 1.0)
     """A bot waits this long (seconds, uniformly in the range) before it plays, as a person would;
     ``(0, 0)`` plays at once."""
-    turn_timeout: float | None = None
-    """Seconds a person may take for a turn before a stand-in bot plays for them (None: forever)."""
+    turn_timeout: float | None = DEFAULT_TURN_TIMEOUT
+    """Seconds a person may take for a turn, at a table of two or more people, before a stand-in
+    bot plays for them until they come back (None: forever). With one person against bots only
+    that person waits, so they get all the time they like."""
+    waiting_expiry: float = 30 * 60.0
+    """Seconds a waiting table lives with nobody joining, leaving or starting it; it then
+    expires (410 to whoever tries it) and is not brought back at restart."""
+    idle_eviction: float = 5 * 60.0
+    """Seconds a table that is not waiting stays in memory with no sockets and nothing to do;
+    then it leaves memory, and comes back from the database when someone asks for it."""
+    sweep_every: float = 30.0
+    """Seconds between two sweeps for expired and idle tables."""
+    http_writes: str = "20/second;300/minute"
+    """The lobby's POST requests allowed per client address (the ``limits`` library's notation,
+    several limits joined by ``;``)."""
+    http_reads: str = "50/second;1200/minute"
+    """The lobby's GET requests allowed per client address."""
+    redis_url: str | None = None
+    """Redis, shared by every process of the room (rate limits, ...); None: one process alone."""
+    sockets_per_seat: int = 3
+    """Sockets one seat may keep open at once (a phone, a laptop, ...); a newer one replaces
+    the oldest past this."""
+    max_strangers: int = 1000
+    """Sockets open at once that have not said hello yet; more are closed at once (1013)."""
     max_message_bytes: int = 4096
     """Longest message a client may send; longer ones are refused with an error."""
     rate_capacity: float = 20.0
@@ -30,8 +54,9 @@ class Settings:
     """Seconds a new WebSocket has to say hello before it is closed."""
     outbox_size: int = 512
     """Messages queued for a client that does not read them before it is dropped."""
-    bot_threads: int = 2
-    """Threads that run bot searches, off the event loop."""
+    bot_workers: int = 2
+    """Processes that run bot searches and hints, off the web process's event loop and its
+    interpreter lock."""
 
     def __post_init__(self) -> None:
         low, high = self.bot_delay
@@ -39,3 +64,5 @@ class Settings:
             raise ValueError(f"bot_delay must be a range 0 <= low <= high; got {self.bot_delay}")
         if self.turn_timeout is not None and self.turn_timeout <= 0:
             raise ValueError(f"turn_timeout must be positive or None; got {self.turn_timeout}")
+        if self.sockets_per_seat < 1 or self.max_strangers < 1 or self.bot_workers < 1:
+            raise ValueError("sockets_per_seat, max_strangers and bot_workers must be 1 or more")

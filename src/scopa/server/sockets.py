@@ -5,6 +5,11 @@ client already has. After it, ``move``, ``hint``, ``sync`` and ``ping``. Each co
 outbox drained by its own task, so a table never waits for a slow client: a client that lets its
 outbox fill up is dropped. Messages that break the protocol get an ``error`` back and change
 nothing; floods and bad tokens also close the connection (1008, policy violation).
+
+Sockets that have not said hello cost memory and hold nothing: at most
+``Settings.max_strangers`` are open at once, and the next is closed at once (1013, try again
+later). A seat may be open on ``Settings.sockets_per_seat`` sockets; a newer one replaces the
+oldest (see :meth:`Table.attach`).
 """
 
 from __future__ import annotations
@@ -199,6 +204,7 @@ class Connection:
                 return
         async with table.lock:
             self.table, self.seat, self.token = table, seat, hello.token
+            room.strangers -= 1
             self.push(
                 encode(
                     {
@@ -218,6 +224,12 @@ async def table_socket(socket: WebSocket, code: str) -> None:
     room: CardRoom = socket.app.state.room
     await socket.accept()
     connection = Connection(socket, room.settings)
+    if room.strangers >= room.settings.max_strangers:
+        connection.refuse(ProtocolError("busy", "too many connections are starting: try again"))
+        connection.close(TRY_AGAIN_LATER, "busy")
+        await connection.send_all()
+        return
+    room.strangers += 1
     sender = asyncio.create_task(connection.send_all())
     try:
         reader = asyncio.create_task(connection.serve(room, code))
@@ -235,6 +247,8 @@ async def table_socket(socket: WebSocket, code: str) -> None:
             with contextlib.suppress(BaseException):
                 await reader
     finally:
+        if connection.table is None:
+            room.strangers -= 1
         sender.cancel()
         with contextlib.suppress(BaseException):
             await sender

@@ -90,6 +90,7 @@ class StoredTable:
     status: str
     seats: list[StoredSeat]
     match: StoredMatch | None
+    touched: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -244,9 +245,15 @@ class Storage:
         """A new table; raises ``sqlalchemy.exc.IntegrityError`` if the code is taken."""
 
         async def run(connection: AsyncConnection) -> None:
+            created = now()
             await connection.execute(
                 tables.insert().values(
-                    code=code, rules=rules, look=look, status="waiting", created_at=now()
+                    code=code,
+                    rules=rules,
+                    look=look,
+                    status="waiting",
+                    created_at=created,
+                    touched_at=created,
                 )
             )
             await connection.execute(seats.insert(), [_seat_values(code, s) for s in seat_list])
@@ -260,16 +267,36 @@ class Storage:
                 .where(seats.c.table_code == code, seats.c.seat == seat.seat)
                 .values(_seat_values(code, seat))
             )
-
-        await self.write(run)
-
-    async def set_status(self, code: str, status: str) -> None:
-        async def run(connection: AsyncConnection) -> None:
             await connection.execute(
-                tables.update().where(tables.c.code == code).values(status=status)
+                tables.update().where(tables.c.code == code).values(touched_at=now())
             )
 
         await self.write(run)
+
+    async def set_status(self, code: str, status: str, touched: datetime | None = None) -> None:
+        """A table's new status; ``touched`` also says when it last changed (for expiry)."""
+        values: dict[str, Any] = {"status": status}
+        if touched is not None:
+            values["touched_at"] = touched
+
+        async def run(connection: AsyncConnection) -> None:
+            await connection.execute(tables.update().where(tables.c.code == code).values(values))
+
+        await self.write(run)
+
+    async def expire_waiting(self, before: datetime) -> int:
+        """Waiting tables untouched since ``before`` expire; returns how many did."""
+
+        async def run(connection: AsyncConnection) -> int:
+            touched = sa.func.coalesce(tables.c.touched_at, tables.c.created_at)
+            result = await connection.execute(
+                tables.update()
+                .where(tables.c.status == "waiting", touched < before)
+                .values(status="expired")
+            )
+            return int(result.rowcount)
+
+        return await self.write(run)
 
     async def insert_match(
         self,
@@ -330,7 +357,8 @@ class Storage:
             await connection.execute(sa.text("SELECT 1"))
 
     async def active_table_codes(self) -> list[str]:
-        """Tables waiting for players or playing: the ones to bring back after a restart."""
+        """Tables waiting for players or playing: the ones to bring back after a restart (call
+        :meth:`expire_waiting` first, so tables nobody joined stay gone)."""
         async with self.engine.connect() as connection:
             result = await connection.execute(
                 sa.select(tables.c.code)
@@ -355,7 +383,12 @@ class Storage:
             match = None
             if row.match_id is not None:
                 match = await self._load_match(connection, row.match_id)
-            return StoredTable(row.code, row.rules, row.look, row.status, seat_list, match)
+            touched = row.touched_at or row.created_at
+            if touched.tzinfo is None:  # SQLite keeps no time zone: it was stored as UTC
+                touched = touched.replace(tzinfo=UTC)
+            return StoredTable(
+                row.code, row.rules, row.look, row.status, seat_list, match, touched
+            )
 
     async def _load_match(self, connection: AsyncConnection, match_id: int) -> StoredMatch:
         row = (await connection.execute(sa.select(matches).where(matches.c.id == match_id))).one()

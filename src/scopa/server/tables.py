@@ -13,18 +13,17 @@ import asyncio
 import logging
 import random
 from collections.abc import Coroutine
-from concurrent.futures import Executor
+from datetime import datetime
 from typing import Any, Protocol
 
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..game import Game
-from ..players import Player
 from ..rules import Rules
 from ..view import Play
 from . import bots
 from .protocol import ProtocolError, encode
 from .settings import Settings
-from .storage import Storage, StoredSeat
+from .storage import Storage, StoredSeat, now
 from .tokens import hash_token, new_seat_token, new_seed, token_matches
 
 log = logging.getLogger(__name__)
@@ -53,6 +52,17 @@ class Listener(Protocol):
 
     def close(self, code: int, reason: str) -> None:
         """Close the connection once what is queued has been sent."""
+
+
+def replaced_message(cap: int) -> str:
+    """What the oldest socket of a seat is told when a newer one takes its place."""
+    return encode(
+        {
+            "type": "error",
+            "code": "replaced",
+            "message": f"this seat is open in {cap} newer places: this one is closed",
+        }
+    )
 
 
 def clean_name(name: str) -> str:
@@ -91,7 +101,8 @@ class Table:
         seats: list[StoredSeat],
         storage: Storage,
         settings: Settings,
-        executor: Executor,
+        pool: bots.BotPool,
+        touched: datetime | None = None,
     ) -> None:
         self.code = code
         self.rules = rules
@@ -105,11 +116,15 @@ class Table:
         """Every play of the current match that has been stored: its length is the version."""
         self._deck: list[str] | None = None
         self.lock = asyncio.Lock()
-        self.listeners: set[Listener] = set()
+        self.listeners: dict[Listener, None] = {}
+        """Every connection listening, oldest first (a set that keeps the order they came in)."""
+        self.stand_ins: set[int] = set()
+        """People's seats a bot plays for, since their turn timed out, until they come back."""
+        self.touched = touched or now()
+        """When the table last changed or was last watched: expiry and eviction count from it."""
         self._storage = storage
         self._settings = settings
-        self._executor = executor
-        self._bots: dict[int, Player] = {}
+        self._pool = pool
         self._hints: dict[int, tuple[tuple[int | None, int], dict[str, Any]]] = {}
         """The last hint worked out for each seat, by the (match, version) it is for."""
         self._turn: asyncio.Task[None] | None = None
@@ -120,6 +135,13 @@ class Table:
     @property
     def version(self) -> int:
         return len(self.plays)
+
+    def is_idle(self) -> bool:
+        """Nobody is listening and nothing is running: the table may leave memory."""
+        return not self.listeners and not self._tasks and not self.lock.locked()
+
+    def touch(self) -> None:
+        self.touched = now()
 
     def is_open(self) -> bool:
         """Waiting, with a seat for someone to take."""
@@ -161,6 +183,7 @@ class Table:
                     "level": seat.level,
                     "open": self._is_free(seat),
                     "connected": seat.kind == "bot" or seat.seat in connected,
+                    "stand_in": seat.seat in self.stand_ins,
                 }
                 for seat in self.seats
             ],
@@ -228,11 +251,19 @@ class Table:
         Call it holding the lock, so the state sent is a stored one and no broadcast slips
         between it and the next.
         """
-        newly_present = listener.seat is not None and all(
-            other.seat != listener.seat for other in self.listeners
-        )
-        self.listeners.add(listener)
-        if newly_present:
+        seat = listener.seat
+        same_seat = [other for other in self.listeners if seat is not None and other.seat == seat]
+        cap = self._settings.sockets_per_seat
+        for oldest in same_seat[: max(0, len(same_seat) - cap + 1)]:
+            del self.listeners[oldest]
+            oldest.push(replaced_message(cap))
+            oldest.close(POLICY_VIOLATION, "replaced by a newer connection")
+        self.listeners[listener] = None
+        self.touch()
+        if seat is not None and not same_seat:
+            self.stand_ins.discard(seat)
+            if seat == self._to_move():
+                self._schedule_turn()  # no stand-in, no timer: the person is here
             self._broadcast_table()
         else:
             listener.push(encode({"type": "table", "table": self.info()}))
@@ -242,9 +273,13 @@ class Table:
                 listener.push(self._over_message())
 
     def detach(self, listener: Listener) -> None:
-        self.listeners.discard(listener)
-        if listener.seat is not None and all(o.seat != listener.seat for o in self.listeners):
-            self._broadcast_table()
+        if self.listeners.pop(listener, False) is None:
+            self.touch()
+            seat = listener.seat
+            if seat is not None and not self._present(seat):
+                if seat == self._to_move():
+                    self._schedule_turn()  # away on their turn: the timer starts
+                self._broadcast_table()
 
     # -- the lobby -------------------------------------------------------------------------
 
@@ -252,6 +287,7 @@ class Table:
         """Take a seat as guest ``name``: returns the seat and its secret token."""
         name = clean_name(name)
         async with self.lock:
+            self._refuse_expired()
             if self.status == "playing":
                 raise LobbyError(409, "the match has started: watch it, or join another table")
             if seat is None:
@@ -269,6 +305,7 @@ class Table:
             taken = StoredSeat(chosen.seat, "human", name, None, hash_token(token))
             await self._storage.save_seat(self.code, taken)
             self.seats[chosen.seat] = taken
+            self.touch()
             self._broadcast_table()
             return chosen.seat, token
 
@@ -277,6 +314,7 @@ class Table:
         over, so the others can finish."""
         async with self.lock:
             seat = self._seat_for(token)
+            self._refuse_expired()
             if self.status == "playing":
                 level = bots.stand_in_level()
                 left = StoredSeat(seat.seat, "bot", seat.name, level, None)
@@ -284,13 +322,14 @@ class Table:
                 left = StoredSeat(seat.seat, "human")
             await self._storage.save_seat(self.code, left)
             self.seats[seat.seat] = left
-            self._bots.pop(seat.seat, None)
+            self.stand_ins.discard(seat.seat)
+            self.touch()
             # Whoever takes the seat next must not be watched through the old connections.
             gone = encode(
                 {"type": "error", "code": "bad_token", "message": "you left this seat"}
             )
             for listener in [other for other in self.listeners if other.seat == seat.seat]:
-                self.listeners.discard(listener)
+                del self.listeners[listener]
                 listener.push(gone)
                 listener.close(POLICY_VIOLATION, "left the seat")
             self._broadcast_table()
@@ -300,6 +339,7 @@ class Table:
         """Deal the first match, once every seat is taken."""
         async with self.lock:
             self._seat_for(token)
+            self._refuse_expired()
             if self.status != "waiting":
                 raise LobbyError(409, f"the table is {self.status}, not waiting to start")
             await self._start_match()
@@ -308,11 +348,13 @@ class Table:
         """After a match, another one with the same seats (once any free seat is taken)."""
         async with self.lock:
             self._seat_for(token)
+            self._refuse_expired()
             if self.status != "over":
                 raise LobbyError(409, f"the table is {self.status}: a rematch follows a match")
             if any(self._is_free(seat) for seat in self.seats):
                 self.status = "waiting"
-                await self._storage.set_status(self.code, "waiting")
+                self.touch()
+                await self._storage.set_status(self.code, "waiting", self.touched)
                 self._broadcast_table()
                 return
             await self._start_match()
@@ -321,6 +363,22 @@ class Table:
         """Deal at once (play against the computer: every other seat is a bot)."""
         async with self.lock:
             await self._start_match()
+
+    def _refuse_expired(self) -> None:
+        if self.status == "expired":
+            minutes = self._settings.waiting_expiry / 60
+            raise LobbyError(
+                410, f"this table expired after {minutes:g} minutes with nobody joining it"
+            )
+
+    async def expire(self) -> None:
+        """The table waited too long for people: it is over for good, whoever is watching."""
+        async with self.lock:
+            if self.status != "waiting":
+                return
+            await self._storage.set_status(self.code, "expired")
+            self.status = "expired"
+            self._broadcast_table()
 
     async def _start_match(self) -> None:
         free = [seat.seat for seat in self.seats if self._is_free(seat)]
@@ -336,6 +394,8 @@ class Table:
         )
         self.game, self.plays, self._deck = game, [], None
         self.status = "playing"
+        self.stand_ins.clear()
+        self.touch()
         self._broadcast_table()
         self._broadcast_state()
         self._schedule_turn()
@@ -402,8 +462,14 @@ class Table:
                     "server_error", "the move could not be stored; play it again", ref
                 ) from None
             self.plays.append(play)
+            self.touch()
+            came_back = token is not None and seat in self.stand_ins
+            if came_back:
+                self.stand_ins.discard(seat)
             if game.is_over:
                 self.status = "over"
+                self.stand_ins.clear()
+            if game.is_over or came_back:
                 self._broadcast_table()
             self._broadcast_state()
             self._schedule_turn()
@@ -439,7 +505,7 @@ class Table:
             position = (self.match_id, self.version)
         kept = self._hints.get(seat)
         if kept is None or kept[0] != position:
-            move, why = await bots.advise(view, self._executor)
+            move, why = await self._pool.advise(view)
             answer = {
                 "type": "hint",
                 "table": self.code,
@@ -452,7 +518,8 @@ class Table:
         return encode(kept[1] if ref is None else {**kept[1], "ref": ref})
 
     def _schedule_turn(self) -> None:
-        """Start whatever plays the next turn without a person: a bot, or the turn timer."""
+        """Start whatever plays the next turn without a person: a bot (or a stand-in for a
+        person who timed out), or the turn timer at a table of people."""
         if self._turn is not None:
             self._turn.cancel()
             self._turn = None
@@ -461,29 +528,50 @@ class Table:
             return
         seat = self.seats[game.to_move]
         if seat.kind == "bot":
-            player = self._bots.get(seat.seat)
-            if player is None:
-                player = self._bots[seat.seat] = bots.bot_for(seat.level)
-            self._turn = self._spawn(self._bot_turn(seat.seat, player, self.version))
-        elif self._settings.turn_timeout is not None:
+            level = bots.known_level(seat.level)
+            self._turn = self._spawn(self._bot_turn(seat.seat, level, self.version))
+        elif seat.seat in self.stand_ins:
+            self._turn = self._spawn(
+                self._bot_turn(seat.seat, bots.stand_in_level(), self.version)
+            )
+        elif (
+            self._settings.turn_timeout is not None
+            and self._people() >= 2
+            and not self._present(seat.seat)
+        ):
             self._turn = self._spawn(self._timed_out(seat.seat, self.version))
 
-    async def _bot_turn(self, seat: int, player: Player, version: int) -> None:
+    def _people(self) -> int:
+        return sum(seat.kind == "human" for seat in self.seats)
+
+    def _present(self, seat: int) -> bool:
+        return any(listener.seat == seat for listener in self.listeners)
+
+    def _to_move(self) -> int | None:
+        return None if self.game is None else self.game.to_move
+
+    async def _bot_turn(self, seat: int, level: str, version: int) -> None:
         await bots.pause(self._settings.bot_delay)
-        await self._play_for(seat, player, version)
+        await self._play_for(seat, level, version)
 
     async def _timed_out(self, seat: int, version: int) -> None:
+        """The person at ``seat`` is away and let the clock run out: a stand-in plays for them
+        (shown in the seat's ``stand_in``) from now on, until they come back."""
         assert self._settings.turn_timeout is not None
         await asyncio.sleep(self._settings.turn_timeout)
-        await self._play_for(seat, bots.bot_for(bots.stand_in_level()), version)
+        if self.version != version or seat in self.stand_ins:
+            return
+        self.stand_ins.add(seat)
+        self._broadcast_table()
+        await self._play_for(seat, bots.stand_in_level(), version)
 
-    async def _play_for(self, seat: int, player: Player, version: int) -> None:
+    async def _play_for(self, seat: int, level: str, version: int) -> None:
         game = self.game
         if game is None or self.version != version or game.to_move != seat:
             return
         view = game.view(seat)
         try:
-            move = await bots.think(player, view, self._executor)
+            move = await bots.think(self._pool, level, view)
         except Exception:
             # A table must never stall on a bot's bug: log it and play any legal move instead.
             log.exception("table %s: the bot at seat %s failed; playing at random", self.code, seat)
