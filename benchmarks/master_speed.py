@@ -32,7 +32,7 @@ from scopa.cards import ids_of, mask_of
 from scopa.players import Player, make_player, master
 from scopa.players.master import DEFAULT_SAMPLES, MasterPlayer
 from scopa.players.sampling import Knowledge
-from scopa.players.simulation import Deal
+from scopa.round import Round
 
 SPEED_CONFIGS = (
     ("scopa, 2 players", "scopa", 2),
@@ -48,12 +48,12 @@ _PLAYING: list[Game] = []
 class SeeingKnowledge(Knowledge):
     """Guesses that always hold the true hands of the other seats; only the stock is guessed."""
 
-    def sample(self, rng: random.Random) -> Deal:
+    def sample(self, rng: random.Random) -> Round:
         hands = [mask_of(hand) for hand in _PLAYING[-1].hands]
         stock = [1 << i for i in ids_of(self.unseen & ~sum(hands))]
         rng.shuffle(stock)
-        return Deal(
-            hands, self.table, list(self.piles), list(self.sweeps), stock, self.seat, self.last
+        return Round.position(
+            self.rules, hands, self.table, self.piles, self.sweeps, stock, self.seat, self.last
         )
 
 

@@ -8,6 +8,7 @@ and compares the engine's public state with it after every move.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from itertools import combinations
 
 from scopa import Card, Game, Move, Rules, score_round
@@ -424,3 +425,62 @@ class RoundReferee:
                 assert self.to_move == self.leader
             self.check()
         return sweep
+
+
+def referee_minimax(
+    rules: Rules,
+    hands: list[set[Card]],
+    table: set[Card],
+    piles: list[set[Card]],
+    sweeps: list[int],
+    stock: list[Card],
+    seat: int,
+    last: int | None,
+    utility: Callable[[list[int]], float],
+) -> float:
+    """Side 0's plain minimax over every line to the round's end (every other side plays
+    against side 0), each step read from RULES.md: no pruning, no memory. ``stock`` is the
+    cards still to deal, top first; ``last`` the side that captured last."""
+    if not hands[seat]:
+        if not stock:
+            final = [set(pile) for pile in piles]
+            if last is not None:
+                final[last] |= table
+            return utility([points["total"] for points in rescore(rules, final, sweeps)])
+        # The next deal: hand_size each, the seat to move (the leader) first.
+        hands = [set(hand) for hand in hands]
+        size = rules.hand_size
+        for k in range(rules.players):
+            hands[(seat + k) % rules.players] = set(stock[k * size : (k + 1) * size])
+        stock = stock[rules.players * size :]
+    side = rules.side_of(seat)
+    outcomes = []
+    for move in expected_legal(rules, sorted(hands[seat]), sorted(table)):
+        after_hands = [set(hand) for hand in hands]
+        after_hands[seat].discard(move.card)
+        after_piles, after_sweeps, after_last = [set(p) for p in piles], list(sweeps), last
+        after_table = set(table)
+        if move.is_capture:
+            after_piles[side] |= set(move.captured) | {move.card}
+            after_last = side
+            after_table -= move.captured
+            ace_all = rules.ace_takes_all and move.card.rank == "A"
+            last_play = not stock and not any(after_hands)
+            if not after_table and not ace_all and (rules.last_play_sweep or not last_play):
+                after_sweeps[side] += 1
+        else:
+            after_table.add(move.card)
+        outcomes.append(
+            referee_minimax(
+                rules,
+                after_hands,
+                after_table,
+                after_piles,
+                after_sweeps,
+                stock,
+                (seat + 1) % rules.players,
+                after_last,
+                utility,
+            )
+        )
+    return max(outcomes) if side == 0 else min(outcomes)

@@ -10,7 +10,8 @@ import pytest
 from scopa import Card, Game, IllegalMoveError, Move, Rules, View
 from scopa.cards import VALUE_MASKS, mask_of
 from scopa.players import LEVELS, GreedyPlayer, Player, make_player, unseen_mask
-from scopa.players.expert import ExpertPlayer, cannot_hold
+from scopa.players.expert import ExpertPlayer
+from scopa.players.inference import ruled_out
 
 from .conftest import cards, deal, rules_variants, variant_id
 
@@ -243,14 +244,14 @@ def test_a_trail_rules_out_every_value_that_would_have_captured() -> None:
     rules = Rules.preset("scopa")
     game = Game.new(rules, seed=1, deck=deal(rules, ["AD 2D 3D", "4S 5S 6S"], "KC QC JC 7C"))
     game.play("AD")
-    assert cannot_hold(game.view(0), 1) == 0  # seat 1 has not trailed yet
+    assert ruled_out(game.view(0))[1] == 0  # seat 1 has not trailed yet
     game.play("4S")
-    ruled_out = cannot_hold(game.view(0), 1)
-    assert ruled_out == sum(VALUE_MASKS[v] for v in (1, 7, 8, 9, 10))
-    assert not ruled_out & mask_of(game.hand(1))
+    out = ruled_out(game.view(0))[1]
+    assert out == sum(VALUE_MASKS[v] for v in (1, 7, 8, 9, 10))
+    assert not out & mask_of(game.hand(1))
     # Where trails are free, a trail tells nothing.
     free = Rules.preset("escoba-classic")
     game = Game.new(free, seed=1, deck=deal(free, ["AD 2D 3D", "4S 5S 6S"], "KC QC JC 7C"))
     game.play("AD")
     game.play("4S")
-    assert cannot_hold(game.view(0), 1) == 0
+    assert ruled_out(game.view(0)) == [0, 0]

@@ -1,5 +1,5 @@
 """The exact endgame solver: hand-made endings with a known best line, and agreement with
-a plain minimax written independently on random small endings."""
+the referee's plain minimax on random small endings."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ from collections.abc import Sequence
 
 import pytest
 
-from scopa import Card, Rules
-from scopa.capture import legal_moves_of
-from scopa.players.simulation import Deal
+from scopa import CARDS, Card, Rules
+from scopa.cards import cards_of
 from scopa.players.solver import Solver
-from scopa.scoring import score_piles
+from scopa.round import Round
+
+from .referee import referee_minimax
 
 
 def mask(codes: str) -> int:
@@ -24,7 +25,7 @@ def difference(points: Sequence[int]) -> float:
     return points[0] - max(points[1:])
 
 
-def values(rules: Rules, deal: Deal) -> dict[str, float]:
+def values(rules: Rules, deal: Round) -> dict[str, float]:
     return {str(move): value for move, value in Solver(rules, 0, difference).move_values(deal)}
 
 
@@ -33,7 +34,9 @@ def test_sweeps_with_the_settebello_rather_than_the_other_seven() -> None:
     # trails 2S, 7D cannot take it and must be trailed, and 7H takes it with the
     # round's last play (no sweep), the 2S with it.
     rules = Rules.preset("scopa")
-    deal = Deal([mask("7D 7C"), mask("7H 2S")], mask("3H 4S"), [0, 0], [0, 0], [], 0, -1)
+    deal = Round.position(
+        rules, [mask("7D 7C"), mask("7H 2S")], mask("3H 4S"), [0, 0], [0, 0], [], 0, -1
+    )
     found = values(rules, deal)
     assert found == {"7Dx3H+4S": 2, "7Cx3H+4S": -2}
 
@@ -45,7 +48,9 @@ def test_holds_a_capture_back_to_make_the_last_one() -> None:
     # 5S take A+A+3 (or the 5H) whatever the opponent does, and then the last
     # capture, with everything left, is mine.
     rules = Rules.preset("scopa", must_capture="none")
-    deal = Deal([mask("AS 5S"), mask("3S 5H")], mask("AH 7S"), [0, 0], [0, 0], [], 0, 1)
+    deal = Round.position(
+        rules, [mask("AS 5S"), mask("3S 5H")], mask("AH 7S"), [0, 0], [0, 0], [], 0, 1
+    )
     found = values(rules, deal)
     assert max(found, key=lambda move: found[move]) == "AS"
     assert found["AS"] > found["ASxAH"]
@@ -56,7 +61,9 @@ def test_last_play_sweep_does_not_score_but_the_leftovers_do() -> None:
     # One card each, mine last. Taking the table with the round's last play is no
     # sweep in the scopa preset; it still takes the cards.
     rules = Rules.preset("scopa")
-    deal = Deal([mask("5D"), mask("")], mask("5C"), [mask("KD"), 0], [0, 0], [], 0, 0)
+    deal = Round.position(
+        rules, [mask("5D"), mask("")], mask("5C"), [mask("KD"), 0], [0, 0], [], 0, 0
+    )
     solver = Solver(rules, 0, lambda points: points[0] * 10 - points[1])
     ((move, value),) = solver.move_values(deal)
     assert str(move) == "5Dx5C"
@@ -64,52 +71,22 @@ def test_last_play_sweep_does_not_score_but_the_leftovers_do() -> None:
     assert value == 30
 
 
-def brute_force(rules: Rules, deal: Deal) -> float:
-    """Side 0's plain minimax over every line to the round's end: no pruning, no memory."""
-    hands, table, piles, sweeps = list(deal.hands), deal.table, list(deal.piles), list(deal.sweeps)
-    stock, seat, last = list(deal.stock), deal.seat, deal.last
-    if not hands[seat]:
-        if not stock:
-            if last >= 0:
-                piles[last] |= table
-            points = [score.total for score in score_piles(rules, piles, sweeps)]
-            return difference(points)
-        size = rules.hand_size
-        for k in range(rules.players):
-            hands[(seat + k) % rules.players] = sum(stock[k * size : (k + 1) * size])
-        stock = stock[rules.players * size :]
-    outcomes = []
-    for move in legal_moves_of(rules, hands[seat], table):
-        after_hands = list(hands)
-        after_hands[seat] ^= move.card_bit
-        after_piles, after_sweeps, after_last = list(piles), list(sweeps), last
-        if move.is_capture:
-            mover = rules.side_of(seat)
-            after_piles[mover] |= move.captured_mask | move.card_bit
-            after_last = mover
-            empties = move.captured_mask == table
-            ace_all = rules.ace_takes_all and move.card.rank_index == 0
-            last_play = not stock and not any(after_hands)
-            if empties and not ace_all and (rules.last_play_sweep or not last_play):
-                after_sweeps[mover] += 1
-            after_table = table ^ move.captured_mask
-        else:
-            after_table = table | move.card_bit
-        child = Deal(
-            after_hands,
-            after_table,
-            after_piles,
-            after_sweeps,
-            stock,
-            (seat + 1) % rules.players,
-            after_last,
-        )
-        outcomes.append(brute_force(rules, child))
-    mine = rules.side_of(seat) == 0
-    return max(outcomes) if mine else min(outcomes)
+def brute_force(rules: Rules, state: Round) -> float:
+    """The referee's minimax from the same position, on cards."""
+    return referee_minimax(
+        rules,
+        [set(cards_of(hand)) for hand in state.hands],
+        set(cards_of(state.table)),
+        [set(cards_of(pile)) for pile in state.piles],
+        list(state.sweeps),
+        [CARDS[bit.bit_length() - 1] for bit in state.stock[state.dealt :]],
+        state.to_move,
+        None if state.last < 0 else state.last,
+        difference,
+    )
 
 
-def random_ending(rules: Rules, rng: random.Random, cards_each: int, stock_deals: int) -> Deal:
+def random_ending(rules: Rules, rng: random.Random, cards_each: int, stock_deals: int) -> Round:
     """A random ending: ``cards_each`` cards in every hand, a table, some captured cards,
     and ``stock_deals`` more deals in the stock (all known)."""
     players = rules.players
@@ -127,7 +104,7 @@ def random_ending(rules: Rules, rng: random.Random, cards_each: int, stock_deals
         piles[rng.randrange(rules.sides)] |= bit
     sweeps = [rng.randrange(2) for _ in range(rules.sides)]
     last = rng.randrange(-1, rules.sides)
-    return Deal(hands, table, piles, sweeps, stock, 0, last)
+    return Round.position(rules, hands, table, piles, sweeps, stock, 0, last)
 
 
 @pytest.mark.parametrize(

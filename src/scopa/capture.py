@@ -176,13 +176,6 @@ def legal_moves_of(rules: Rules, hand: int, table: int) -> list[Move]:
     return move_generator(rules)(hand, table)
 
 
-def is_sweep(rules: Rules, move: Move, table: int) -> bool:
-    """Whether ``move`` empties ``table`` in a way that can score a sweep."""
-    if not move.captured_mask or move.captured_mask != table:
-        return False
-    return not (rules.ace_takes_all and move.card.rank_index == 0)
-
-
 def capture_options(rules: Rules, table: Iterable[Card], card: Card) -> list[frozenset[Card]]:
     """Every legal capture for playing ``card`` onto ``table``; empty if it cannot capture.
 

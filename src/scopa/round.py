@@ -34,7 +34,8 @@ API (positions are trusted: ``Game`` checks moves before they get here)
   through the methods.
 
 Module helpers: :func:`shuffled_deck` (the shuffle ``Game`` deals from a seed),
-:func:`bonus_sweeps`, :func:`sweep_scores` (whether emptying the table scores).
+:func:`bonus_sweeps`, :func:`sweep_scores` (whether emptying the table scores) and
+:func:`sweepers` (the cards that could empty a table of a given total).
 """
 
 from __future__ import annotations
@@ -103,6 +104,13 @@ def sweep_scores(rules: Rules, move: Move, last_play: bool) -> bool:
     if rules.ace_takes_all and move.card_bit & _ACES:
         return False
     return rules.last_play_sweep or not last_play
+
+
+def sweepers(rules: Rules, total: int) -> int:
+    """The cards that could empty a table whose capture values add up to ``total`` (0:
+    none): in scopa the cards of that value, in escoba those making 15 with it."""
+    needed = total if rules.capture == "sum" else 15 - total
+    return VALUE_MASKS[needed] if 1 <= needed <= 10 else 0
 
 
 class _Facts:
@@ -348,7 +356,8 @@ class Round:
             seat += 1
             if seat == players:
                 seat = 0
-        self.dealt = pos
+        # A guessed position may hold a stock short of a whole deal: the last hands are short.
+        self.dealt = min(pos, len(stock))
 
     def _finish(self) -> None:
         """The round's end: the cards left on the table go to the last capturer (no sweep)."""

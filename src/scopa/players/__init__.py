@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final
 
-from .base import Player, unseen_mask
+from .base import Player
 from .expert import ExpertPlayer
 from .greedy import GreedyPlayer
 from .hints import Reason, hint, suggest
+from .inference import unseen_mask
 from .master import MasterPlayer
 from .random_player import RandomPlayer
 

@@ -3,14 +3,15 @@
 A bot is handed a :class:`~scopa.view.View`, the same picture a person at that
 seat gets, and nothing else; it cannot reach another hand, the stock or the
 seed because they are not in the view. Bots work on masks internally for
-speed, and these helpers give them the masks of what the view holds.
+speed, and these helpers give them the masks of what the view holds; what a seat
+can infer beyond that is in :mod:`.inference`.
 """
 
 from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from ..cards import ALL_CARDS_MASK, mask_of
+from ..cards import mask_of
 from ..moves import Move
 from ..view import View
 
@@ -33,18 +34,6 @@ def hand_mask(view: View) -> int:
 
 def table_mask(view: View) -> int:
     return mask_of(view.table)
-
-
-def unseen_mask(view: View) -> int:
-    """Cards this seat has not seen this round: in other hands or in the stock.
-
-    Every card played this round is on the table or in a captured pile, so what
-    is neither there nor in the seat's own hand is exactly what is still hidden.
-    """
-    seen = mask_of(view.hand) | mask_of(view.table)
-    for pile in view.piles:
-        seen |= mask_of(pile)
-    return ALL_CARDS_MASK & ~seen
 
 
 def check_turn(view: View) -> list[Move]:

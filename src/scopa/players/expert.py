@@ -26,9 +26,11 @@ from typing import Final
 
 from ..capture import capture_masks
 from ..cards import VALUE_MASKS, ids_of, mask_of
-from ..moves import Move
+from ..moves import Move, move_of
+from ..round import sweep_scores
 from ..view import View
-from .base import check_turn, hand_mask, table_mask, unseen_mask
+from .base import check_turn, hand_mask, table_mask
+from .inference import is_last_play, last_capturer, ruled_out, unseen_mask
 from .worth import Weights, card_worths
 
 
@@ -71,40 +73,6 @@ class ExpertPlayer:
         return self._rng.choice([move for score, move in scored if score >= top - 1e-9])
 
 
-def cannot_hold(view: View, seat: int) -> int:
-    """Cards ``seat`` is known not to hold: every value that could have captured when it trailed.
-
-    Under ``must_capture="hand"`` a player trails only when no card in hand captures,
-    so each trail since the last deal rules out every value that would have captured
-    from the table of that moment. The tables are rebuilt by undoing the plays.
-    """
-    rules = view.rules
-    if rules.must_capture != "hand":
-        return 0
-    per_deal = rules.players * rules.hand_size
-    plays = view.plays
-    table = table_mask(view)
-    ruled_out = 0
-    for play in reversed(plays[len(plays) - len(plays) % per_deal :]):
-        move = play.move
-        table = table | move.captured_mask if move.is_capture else table & ~move.card_bit
-        if play.seat == seat and move.is_trail:
-            for value in range(1, 11):
-                if capture_masks(rules, table, _ONE_OF_VALUE[value]):
-                    ruled_out |= VALUE_MASKS[value]
-    return ruled_out
-
-
-def last_capturer_side(view: View) -> int | None:
-    """The side that captured last this round: it gets the cards left at the end."""
-    for play in reversed(view.plays):
-        if play.move.is_capture:
-            return view.rules.side_of(play.seat)
-    if view.dealer_bonus:
-        return view.rules.side_of(view.dealer)
-    return None
-
-
 class _Hidden:
     """A hidden hand of ``size`` cards drawn at random from ``pool``, value by value."""
 
@@ -135,17 +103,17 @@ class _Position:
         self.hand = hand_mask(view)
         self.table = table_mask(view)
         self.worths = card_worths(rules, [mask_of(pile) for pile in view.piles], weights)
-        self.last_capturer = last_capturer_side(view)
-        cards_left = sum(view.hand_sizes)
-        self.my_last_play = view.stock_size == 0 and cards_left == 1
-        self.reply_is_last = view.stock_size == 0 and cards_left == 2
+        last = last_capturer(view)
+        self.last_capturer = None if last < 0 else last
+        self.my_last_play = is_last_play(view)
+        self.reply_is_last = view.stock_size == 0 and sum(view.hand_sizes) == 2
         unseen = unseen_mask(view)
         seat, players = view.seat, rules.players
         # The next player: cards still from this deal, or a fresh hand after the deal.
         following = (seat + 1) % players
         held = view.hand_sizes[following]
         if held:
-            self.reply = _Hidden(unseen & ~cannot_hold(view, following), held, self.worths)
+            self.reply = _Hidden(unseen & ~ruled_out(view)[following], held, self.worths)
         else:
             self.reply = _Hidden(unseen, rules.hand_size if view.stock_size else 0, self.worths)
         # The player after: this seat (two players), a partner, or another opponent.
@@ -191,11 +159,8 @@ class _Position:
         return score
 
     def sweep_counts(self, card_id: int, last_play: bool) -> bool:
-        """Whether emptying the table with ``card_id`` scores a sweep."""
-        rules = self.rules
-        if rules.ace_takes_all and card_id % 10 == 0:
-            return False
-        return rules.last_play_sweep or not last_play
+        """Whether emptying the table with ``card_id`` scores a sweep (the core decides)."""
+        return sweep_scores(self.rules, move_of(card_id, 0), last_play)
 
     def replies(self, left: int, capturer: int | None) -> list[tuple[float, float, int]]:
         """The next player's likely replies to ``left``: (chance, what it takes, table after).

@@ -15,12 +15,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..capture import is_sweep
 from ..cards import COINS_MASK, PRIMIERA_VALUES, SETTEBELLO, VALUE_MASKS, ids_of, value_of
 from ..moves import Move
+from ..round import sweep_scores, sweepers
 from ..rules import Rules
 from ..view import View
 from .base import check_turn, table_mask
+from .inference import is_last_play
 
 _SEVENS_AND_SIXES = VALUE_MASKS[7] | VALUE_MASKS[6]
 _SETTEBELLO = SETTEBELLO.bit
@@ -43,12 +44,7 @@ def _gain(mask: int) -> tuple[int, int, int, int, int]:
 
 def sweepable(rules: Rules, table: int) -> bool:
     """Whether some card, whoever holds it, could sweep ``table`` (no card counting)."""
-    if not table:
-        return False
-    total = value_of(table)
-    if rules.capture == "sum":
-        return total <= 10
-    return 5 <= total <= 14
+    return bool(table) and bool(sweepers(rules, value_of(table)))
 
 
 class GreedyPlayer:
@@ -71,12 +67,10 @@ class GreedyPlayer:
         table = table_mask(view)
         captures = [move for move in moves if move.is_capture]
         if captures:
-            # The round's very last play scores no sweep (unless the rules say so).
-            last_play = view.stock_size == 0 and sum(view.hand_sizes) == 1
-            sweeps_count = rules.last_play_sweep or not last_play
+            last_play = is_last_play(view)
 
             def capture_key(move: Move) -> tuple[int, ...]:
-                sweep = sweeps_count and is_sweep(rules, move, table)
+                sweep = move.captured_mask == table and sweep_scores(rules, move, last_play)
                 return (int(sweep), *_gain(move.captured_mask | move.card_bit))
 
             return self._best(captures, capture_key)

@@ -15,11 +15,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from ..capture import is_sweep
-from ..cards import CARDS, COINS_MASK, RANKS, SETTEBELLO, SEVENS_MASK, VALUE_MASKS, Card, value_of
+from ..cards import CARDS, COINS_MASK, RANKS, SETTEBELLO, SEVENS_MASK, Card, value_of
 from ..moves import Move
+from ..round import sweep_scores, sweepers
 from ..view import View
-from .base import check_turn, hand_mask, table_mask, unseen_mask
+from .base import check_turn, hand_mask, table_mask
+from .inference import is_last_play, unseen_mask
 from .master import MasterPlayer
 
 _RANK_WORDS: Final = ("Ace", "2", "3", "4", "5", "6", "7", "Jack", "Queen", "King")
@@ -115,9 +116,7 @@ def explain(view: View, move: Move) -> Reason:
     captured = move.captured_mask
     if captured:
         taken = captured | move.card_bit
-        if is_sweep(rules, move, table) and (
-            rules.last_play_sweep or view.stock_size or sum(view.hand_sizes) > 1
-        ):
+        if captured == table and sweep_scores(rules, move, is_last_play(view)):
             return Reason("sweep")
         if captured == table:
             return Reason("whole_table")
@@ -165,6 +164,6 @@ def _safe_table(view: View, left: int) -> Reason | None:
             return Reason("high", {"total": total})
         needed = 15 - total
         gone = "gone_fifteen"
-    if not unseen_mask(view) & VALUE_MASKS[needed]:
+    if not unseen_mask(view) & sweepers(view.rules, total):
         return Reason(gone, {"total": total, "rank": RANKS[needed - 1]})
     return None

@@ -33,7 +33,6 @@ from statistics import fmean, stdev
 from typing import Final
 
 from ..moves import Move
-from ..scoring import score_piles
 from ..view import View
 from .base import check_turn
 from .outlook import outlook
@@ -155,9 +154,9 @@ class MasterPlayer:
             else:
                 for move in alive:
                     line = deal.copy()
-                    model.play(line, move)
+                    line.apply(move)
                     model.play_out(line)
-                    scores = score_piles(rules, line.piles, line.sweeps)
+                    scores = line.scores()
                     value = utility([scores[side].total for side in range(sides)])
                     values[move].append(value + prior[move])
             if self.time_budget is not None and time.perf_counter() - start > self.time_budget:

@@ -21,10 +21,9 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Final
 
-from ..cards import value_of
+from ..round import Round
 from ..rules import Rules
-from ..scoring import score_piles
-from .simulation import Deal, round_model
+from .simulation import round_model
 
 _CALIBRATION_ROUNDS: Final = 160
 _TIE_BREAK: Final = 0.004
@@ -87,28 +86,17 @@ def round_points(rules: Rules, rounds: int = _CALIBRATION_ROUNDS) -> dict[tuple[
     """
     model = round_model(rules)
     rng = random.Random(0)
-    players, size = rules.players, rules.hand_size
     counts: Counter[tuple[int, int]] = Counter()
     bits = [1 << i for i in range(40)]
-    for number in range(rounds):
+
+    def next_deck() -> list[int]:
         rng.shuffle(bits)
-        leader = number % players
-        hands = [0] * players
-        for k in range(players):
-            hands[(leader + k) % players] = sum(bits[k * size : (k + 1) * size])
-        dealt = players * size
-        table = sum(bits[dealt : dealt + rules.table_size])
-        piles, sweeps, last = [0] * rules.sides, [0] * rules.sides, -1
-        for total, bonus in rules.dealer_bonus:
-            if value_of(table) == total:
-                last = rules.side_of((leader - 1) % players)
-                piles[last] |= table
-                sweeps[last] += bonus
-                table = 0
-        stock = bits[dealt + rules.table_size :]
-        deal = Deal(hands, table, piles, sweeps, stock, leader, last)
-        model.play_out(deal)
-        points = [score.total for score in score_piles(rules, deal.piles, deal.sweeps)]
+        return list(bits)
+
+    for number in range(rounds):
+        state = Round.deal(rules, number % rules.players, next_deck)
+        model.play_out(state)
+        points = [score.total for score in state.scores()]
         counts[points[0], points[1]] += 1
         counts[points[1], points[0]] += 1
     whole = sum(counts.values())

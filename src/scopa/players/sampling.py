@@ -3,10 +3,8 @@
 A view shows the seat's own hand, the table, the piles and every play of the
 round; the unseen cards are in the other hands and the stock. A guess
 (determinization) deals them out at random, uniformly among the deals that agree
-with what was seen. Besides the counts, one thing seen narrows the deal down:
-when trailing is allowed only with no capture in hand (``must_capture="hand"``,
-both seed presets), a seat that trailed held no card able to capture on that
-table, so none of its cards still in hand since then can be such a card.
+with what was seen: the counts, and what each seat's trails rule out
+(:mod:`.inference`). A guess is a :class:`~scopa.round.Round` to play on.
 """
 
 from __future__ import annotations
@@ -14,11 +12,10 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from ..capture import capture_masks
 from ..cards import ids_of, mask_of
+from ..round import Round
 from ..view import View
-from .base import unseen_mask
-from .simulation import Deal
+from .inference import last_capturer, ruled_out, unseen_mask
 
 _BITS: Final = tuple(1 << i for i in range(40))
 
@@ -51,8 +48,12 @@ class Knowledge:
                 f"the view does not add up: {self.unseen.bit_count()} cards unseen but "
                 f"{hidden} in other hands and {self.stock_size} in the stock"
             )
-        self.last = _last_capturer(view)
-        self.forbidden = _forbidden(view, self.table, self.unseen)
+        self.last = last_capturer(view)
+        self.forbidden = [
+            0 if seat == self.seat else cards & self.unseen
+            for seat, cards in enumerate(ruled_out(view))
+        ]
+        """By seat, the unseen cards that seat cannot hold, from its trails this deal."""
         # Most constrained seats draw first, so the free ones take what is left.
         others = [seat for seat in range(rules.players) if seat != self.seat]
         self._order = sorted(others, key=lambda seat: -self.forbidden[seat].bit_count())
@@ -64,7 +65,7 @@ class Knowledge:
         holders = [seat for seat, size in enumerate(self.hand_sizes) if size and seat != self.seat]
         return self.stock_size == 0 and len(holders) <= 1
 
-    def sample(self, rng: random.Random) -> Deal:
+    def sample(self, rng: random.Random) -> Round:
         """A deal of the unseen cards that fits what was seen, at random."""
         hands = [0] * len(self.hand_sizes)
         hands[self.seat] = self.hand
@@ -83,43 +84,7 @@ class Knowledge:
             pool ^= hand
         stock = _bits(pool)
         rng.shuffle(stock)
-        return Deal(
-            hands, self.table, list(self.piles), list(self.sweeps), stock, self.seat, self.last
+        return Round.position(
+            self.rules, hands, self.table, self.piles, self.sweeps, stock, self.seat, self.last
         )
 
-
-def _last_capturer(view: View) -> int:
-    """The side that captured last this round (-1: none), which takes the leftovers."""
-    for play in reversed(view.plays):
-        if play.move.captured_mask:
-            return view.rules.side_of(play.seat)
-    if view.dealer_bonus:
-        return view.rules.side_of(view.dealer)
-    return -1
-
-
-def _forbidden(view: View, table: int, unseen: int) -> list[int]:
-    """By seat, the unseen cards that seat cannot hold, from its trails this deal.
-
-    The plays of this deal are the last ``sum(hand_size - size)`` of the round; the
-    table before each is rebuilt backwards from the current one.
-    """
-    rules = view.rules
-    forbidden = [0] * rules.players
-    if rules.must_capture != "hand":
-        return forbidden
-    played = sum(rules.hand_size - size for size in view.hand_sizes)
-    plays = view.plays[max(0, len(view.plays) - played) :] if played else ()
-    candidates = _bits(unseen)
-    for play in reversed(plays):
-        move = play.move
-        if move.captured_mask:
-            table |= move.captured_mask
-            continue
-        table ^= move.card_bit
-        if play.seat == view.seat:
-            continue
-        for bit in candidates:
-            if not forbidden[play.seat] & bit and capture_masks(rules, table, bit.bit_length() - 1):
-                forbidden[play.seat] |= bit
-    return forbidden

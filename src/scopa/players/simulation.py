@@ -2,11 +2,9 @@
 
 The master's search plays the rest of a round many times per decision, once per
 guess at the hidden cards and candidate move. Going through :class:`~scopa.Game`
-would build views and check moves it does not need, so this module keeps a round
-as a few ints (hands, table, piles, sweeps, the stock in deal order) and applies
-the same rules: legal moves from :func:`~scopa.capture.move_generator`, sweeps
-(never on the round's last play unless the rules allow it), the leftovers to the
-side that captured last, and the real scoring at the end.
+would build views and check moves it does not need, so playouts drive the core's
+:class:`~scopa.round.Round` directly: the rules (sweeps, dealing, the leftovers,
+the scoring) are the core's, and this module only chooses the moves.
 
 Playouts follow a policy, not random moves: random play throws away the cards a
 real player would take and makes every move look alike. The quick policy takes
@@ -34,7 +32,8 @@ from ..cards import (
     VALUE_MASKS,
     value_of,
 )
-from ..moves import Move
+from ..moves import Move, move_of
+from ..round import Round, sweep_scores, sweepers
 from ..rules import Rules
 
 _VALUES: Final = tuple(CAPTURE_VALUES[i % 10] for i in range(40))
@@ -75,46 +74,6 @@ def none_held(unseen: int, hand: int) -> tuple[float, ...]:
     return tuple(comb(unseen - k, hand) / whole for k in range(unseen + 1))
 
 
-class Deal:
-    """A round position with nothing hidden: one guess at the cards a seat cannot see.
-
-    ``stock`` is the undealt cards as single-card masks, top first; ``last`` is the
-    side that captured last (-1: nobody yet). Lists, not tuples, because playouts
-    change them in place; :meth:`copy` before playing out a position kept for later.
-    """
-
-    __slots__ = ("hands", "last", "piles", "seat", "stock", "sweeps", "table")
-
-    def __init__(
-        self,
-        hands: list[int],
-        table: int,
-        piles: list[int],
-        sweeps: list[int],
-        stock: list[int],
-        seat: int,
-        last: int,
-    ) -> None:
-        self.hands = hands
-        self.table = table
-        self.piles = piles
-        self.sweeps = sweeps
-        self.stock = stock
-        self.seat = seat
-        self.last = last
-
-    def copy(self) -> Deal:
-        return Deal(
-            list(self.hands),
-            self.table,
-            list(self.piles),
-            list(self.sweeps),
-            self.stock,  # never changed in place: dealing slices it
-            self.seat,
-            self.last,
-        )
-
-
 class RoundModel:
     """The rules of one variant turned into what playouts need, built once per ``Rules``."""
 
@@ -125,16 +84,15 @@ class RoundModel:
         self.sides = rules.sides
         self.hand_size = rules.hand_size
         self.sum_capture = rules.capture == "sum"
-        self.ace_takes_all = rules.ace_takes_all
-        self.last_play_sweep = rules.last_play_sweep
+        # By card id: whether emptying the table with it scores a sweep (not on the last play).
+        self.sweeps_with: tuple[bool, ...] = tuple(
+            sweep_scores(rules, move_of(card_id, 0), False) for card_id in range(40)
+        )
         # The cards that could sweep a table of each total: in scopa the cards of that
         # value, in escoba the cards that make 15 with it.
-        sweepers = [0] * (_MAX_TOTAL + 1)
-        for total in range(1, _MAX_TOTAL + 1):
-            needed = total if self.sum_capture else 15 - total
-            if 1 <= needed <= 10:
-                sweepers[total] = VALUE_MASKS[needed]
-        self.sweepers: tuple[int, ...] = tuple(sweepers)
+        self.sweepers: tuple[int, ...] = tuple(
+            sweepers(rules, total) if total else 0 for total in range(_MAX_TOTAL + 1)
+        )
         self.card_worth: tuple[float, ...] = tuple(self.worth(1 << i) for i in range(40))
         self._captures: dict[Move, tuple[float, int]] = {}
 
@@ -184,7 +142,7 @@ class RoundModel:
             if captured:
                 score, taken = self.capture_facts(move)
                 if captured == table:
-                    if not (self.ace_takes_all and move.card.rank_index == 0):
+                    if self.sweeps_with[move.card.id]:
                         score += _SWEEP
                     if score > best_score:
                         best, best_score = move, score
@@ -209,7 +167,7 @@ class RoundModel:
             captured = move.captured_mask
             if captured:
                 worth = self.capture_facts(move)[0]
-                if captured == table and not (self.ace_takes_all and move.card.rank_index == 0):
+                if captured == table and self.sweeps_with[move.card.id]:
                     worth += _SWEEP
                 if worth > best:
                     best = worth
@@ -234,7 +192,7 @@ class RoundModel:
             if captured:
                 score = self.capture_facts(move)[0]
                 after = table ^ captured
-                if not after and not (self.ace_takes_all and move.card.rank_index == 0):
+                if not after and self.sweeps_with[move.card.id]:
                     score += _SWEEP
             else:
                 score = 0.0
@@ -249,9 +207,7 @@ class RoundModel:
                         taken = reply.captured_mask
                         if taken:
                             worth = self.capture_facts(reply)[0]
-                            if taken == after and not (
-                                self.ace_takes_all and reply.card.rank_index == 0
-                            ):
+                            if taken == after and self.sweeps_with[reply.card.id]:
                                 worth += _SWEEP
                             if worth > best:
                                 best, rest = worth, after ^ taken
@@ -276,62 +232,36 @@ class RoundModel:
             scores.append(score)
         return scores
 
-    def play(self, deal: Deal, move: Move) -> None:
-        """Apply one legal ``move`` of the seat to play; dealing waits for :meth:`play_out`."""
-        seat = deal.seat
-        bit = move.card_bit
-        deal.hands[seat] ^= bit
-        captured = move.captured_mask
-        if captured:
-            side = seat % self.sides
-            deal.piles[side] |= captured | bit
-            if captured == deal.table and self._scores_sweep(move, deal.hands, deal.stock):
-                deal.sweeps[side] += 1
-            deal.table ^= captured
-            deal.last = side
-        else:
-            deal.table |= bit
-        deal.seat = (seat + 1) % self.players
-
-    def play_out(self, deal: Deal, trace: list[Move] | None = None) -> None:
-        """Play ``deal`` to the end of the round with the policy; leftovers go to ``last``.
-
-        ``deal`` ends with empty hands and table, its piles and sweeps final. The moves
-        played are appended to ``trace`` when one is given.
-        """
+    def play_out(self, state: Round, trace: list[Move] | None = None) -> None:
+        """Play ``state`` to the end of the round with the policy (the core deals, scores
+        sweeps and gives the leftovers). The moves played are appended to ``trace`` when
+        one is given."""
         legal = self.legal
         choose = self.choose
-        hands = deal.hands
-        piles = deal.piles
-        sweeps = deal.sweeps
-        stock = deal.stock
-        table = deal.table
-        seat = deal.seat
-        last = deal.last
+        apply = state.apply
+        hands = state.hands  # changed in place by the round
+        stock = state.stock
         players = self.players
-        sides = self.sides
         size = self.hand_size
-        total = value_of(table)
+        total = value_of(state.table)
         out = 0
         for hand in hands:
             out |= hand
-        for bit in stock:
+        for bit in stock[state.dealt :]:
             out |= bit
         foreseen = _FORESIGHT_PLIES
-        while True:
+        while not state.over:
+            seat = state.to_move
             hand = hands[seat]
-            if not hand:
-                if not stock:
-                    break
-                self._deal(hands, stock, seat)
-                stock = stock[players * self.hand_size :]
-                hand = hands[seat]
+            table = state.table
             moves = legal(hand, table)
             if len(moves) == 1:
                 move = moves[0]
             else:
                 following = hands[seat + 1 if seat + 1 < players else 0]
-                reply_hand = following.bit_count() if following else min(len(stock), size)
+                reply_hand = (
+                    following.bit_count() if following else min(len(stock) - state.dealt, size)
+                )
                 if foreseen > 0:
                     scores = self.foresight_scores(moves, hand, table, out & ~hand, reply_hand)
                     move = moves[scores.index(max(scores))]
@@ -339,54 +269,14 @@ class RoundModel:
                     move = choose(moves, table, total, out & ~hand, reply_hand)
             if trace is not None:
                 trace.append(move)
-            bit = move.card_bit
-            hands[seat] = hand ^ bit
-            out ^= bit
-            captured = move.captured_mask
-            if captured:
-                side = seat % sides
-                piles[side] |= captured | bit
-                if captured == table and self._scores_sweep(move, hands, stock):
-                    sweeps[side] += 1
-                table ^= captured
+            apply(move)
+            out ^= move.card_bit
+            if move.captured_mask:
                 # A capture that empties the table may be an Ace taking all: no value to subtract.
-                total = total - _capture_value(move, self.sum_capture) if table else 0
-                last = side
+                total = total - _capture_value(move, self.sum_capture) if state.table else 0
             else:
-                table |= bit
                 total += _VALUES[move.card.id]
             foreseen -= 1
-            seat += 1
-            if seat == players:
-                seat = 0
-        if last >= 0:
-            piles[last] |= table
-        deal.table = 0
-        deal.stock = []
-        deal.seat = seat
-        deal.last = last
-
-    def _deal(self, hands: list[int], stock: list[int], seat: int) -> None:
-        """Give every seat ``hand_size`` cards from the top of ``stock``, ``seat`` first.
-
-        ``seat`` is the next to play, which is the round's leader whenever hands run out.
-        """
-        size = self.hand_size
-        players = self.players
-        pos = 0
-        for k in range(players):
-            hand = 0
-            for bit in stock[pos : pos + size]:
-                hand |= bit
-            hands[(seat + k) % players] = hand
-            pos += size
-
-    def _scores_sweep(self, move: Move, hands: list[int], stock: list[int]) -> bool:
-        """Whether a capture of the whole table scores: not an Ace taking all, and not
-        the round's very last play unless the rules count it."""
-        if self.ace_takes_all and move.card.rank_index == 0:
-            return False
-        return self.last_play_sweep or bool(stock) or any(hands)
 
 
 def _capture_value(move: Move, sum_capture: bool) -> int:

@@ -19,24 +19,23 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..moves import Move
+from ..round import Round
 from ..rules import Rules
-from ..scoring import score_piles
 from .outlook import Utility
-from .simulation import Deal, round_model
+from .simulation import round_model
 
 _EXACT: Final = 0
 _LOWER: Final = 1
 _UPPER: Final = 2
 _INFINITY: Final = float("inf")
 
-_Key = tuple[tuple[int, ...], int, tuple[int, ...], tuple[int, ...], int, int, int]
-
 
 class Solver:
     """Exact values of the moves of a position with nothing hidden, for ``side``.
 
     One solver serves one deal at a time: its tables are keyed by positions of
-    that deal and cleared by :meth:`move_values`.
+    that deal (:meth:`Round.key <scopa.round.Round.key>`) and cleared by
+    :meth:`move_values`. The rules of every step are the core's round state.
     """
 
     def __init__(self, rules: Rules, side: int, utility: Utility) -> None:
@@ -46,121 +45,42 @@ class Solver:
         self.model = round_model(rules)
         self.nodes = 0
         """Positions searched by the last call, for tests and benchmarks."""
-        self._table: dict[_Key, tuple[float, int]] = {}
-        self._leaves: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
-        self._stock: tuple[int, ...] = ()
+        self._table: dict[tuple[int, ...], tuple[float, int]] = {}
+        self._leaves: dict[tuple[int, ...], float] = {}
 
     def move_values(
-        self, deal: Deal, moves: Sequence[Move] | None = None
+        self, state: Round, moves: Sequence[Move] | None = None
     ) -> list[tuple[Move, float]]:
         """The exact value of ``moves`` (by default every legal move) of the seat to
-        play in ``deal``."""
+        play in ``state``, which is left as it is."""
         self._table = {}
         self._leaves = {}
-        self._stock = tuple(deal.stock)
         self.nodes = 0
-        hands = tuple(deal.hands)
-        piles = tuple(deal.piles)
-        sweeps = tuple(deal.sweeps)
         return [
-            (
-                move,
-                self._after(
-                    move,
-                    hands,
-                    deal.table,
-                    piles,
-                    sweeps,
-                    0,
-                    deal.seat,
-                    deal.last,
-                    -_INFINITY,
-                    _INFINITY,
-                ),
-            )
-            for move in (self.model.legal(hands[deal.seat], deal.table) if moves is None else moves)
+            (move, self._after(state, move, -_INFINITY, _INFINITY))
+            for move in (state.legal() if moves is None else moves)
         ]
 
-    def _after(
-        self,
-        move: Move,
-        hands: tuple[int, ...],
-        table: int,
-        piles: tuple[int, ...],
-        sweeps: tuple[int, ...],
-        dealt: int,
-        seat: int,
-        last: int,
-        alpha: float,
-        beta: float,
-    ) -> float:
-        """The value once ``seat`` plays ``move``; ``dealt`` cards of the stock are gone."""
-        model = self.model
-        bit = move.card_bit
-        mover_hands = list(hands)
-        mover_hands[seat] ^= bit
-        captured = move.captured_mask
-        if captured:
-            side = seat % model.sides
-            new_piles = list(piles)
-            new_piles[side] |= captured | bit
-            piles = tuple(new_piles)
-            if captured == table and (
-                not (model.ace_takes_all and move.card.rank_index == 0)
-                and (model.last_play_sweep or dealt < len(self._stock) or any(mover_hands))
-            ):
-                new_sweeps = list(sweeps)
-                new_sweeps[side] += 1
-                sweeps = tuple(new_sweeps)
-            table ^= captured
-            last = side
-        else:
-            table |= bit
-        seat = (seat + 1) % model.players
-        if not mover_hands[seat]:
-            if dealt == len(self._stock):
-                return self._leaf(piles, sweeps, last, table)
-            size = model.hand_size
-            for k in range(model.players):
-                hand = 0
-                for card in self._stock[dealt : dealt + size]:
-                    hand |= card
-                mover_hands[(seat + k) % model.players] = hand
-                dealt += size
-        return self._search(
-            tuple(mover_hands), table, piles, sweeps, dealt, seat, last, alpha, beta
-        )
+    def _after(self, state: Round, move: Move, alpha: float, beta: float) -> float:
+        """The value once the seat to move in ``state`` plays ``move``."""
+        child = state.copy()
+        child.apply(move)
+        if child.over:
+            return self._leaf(child)
+        return self._search(child, alpha, beta)
 
-    def _leaf(
-        self, piles: tuple[int, ...], sweeps: tuple[int, ...], last: int, table: int
-    ) -> float:
-        """The utility of the round's end: leftovers to the last capturer, then the score."""
-        if last >= 0 and table:
-            final = list(piles)
-            final[last] |= table
-            piles = tuple(final)
-        key = (piles, sweeps)
+    def _leaf(self, state: Round) -> float:
+        """The utility of a round that is over (the leftovers are in its piles)."""
+        key = (*state.piles, *state.sweeps)
         value = self._leaves.get(key)
         if value is None:
-            scores = score_piles(self.rules, piles, sweeps)
-            value = self._leaves[key] = self.utility([score.total for score in scores])
+            value = self._leaves[key] = self.utility([score.total for score in state.scores()])
         return value
 
-    def _search(
-        self,
-        hands: tuple[int, ...],
-        table: int,
-        piles: tuple[int, ...],
-        sweeps: tuple[int, ...],
-        dealt: int,
-        seat: int,
-        last: int,
-        alpha: float,
-        beta: float,
-    ) -> float:
-        """Alpha-beta value of the position, the seat ``seat`` to play."""
+    def _search(self, state: Round, alpha: float, beta: float) -> float:
+        """Alpha-beta value of the position."""
         self.nodes += 1
-        key = (hands, table, piles, sweeps, dealt, seat, last)
+        key = state.key()
         entry = self._table.get(key)
         if entry is not None:
             value, bound = entry
@@ -171,10 +91,10 @@ class Solver:
             ):
                 return value
         start_alpha, start_beta = alpha, beta
-        maximising = seat % self.model.sides == self.side
+        maximising = state.to_move % state.sides == self.side
         best = -_INFINITY if maximising else _INFINITY
-        for move in self._ordered(self.model.legal(hands[seat], table), table):
-            value = self._after(move, hands, table, piles, sweeps, dealt, seat, last, alpha, beta)
+        for move in self._ordered(state.legal(), state.table):
+            value = self._after(state, move, alpha, beta)
             if maximising:
                 if value > best:
                     best = value
