@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import multiprocessing
+import os
 import random
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -24,6 +25,11 @@ from ..players import LEVELS, Player, Reason, hint, make_player
 from ..view import View
 
 T = TypeVar("T")
+
+WORKER_NICENESS = 10
+"""How much lower the workers' CPU priority is than the web process's: a search can wait a few
+milliseconds more, a table's messages should not (on a busy machine the kernel then runs the
+event loop first)."""
 
 
 def stand_in_level() -> str:
@@ -41,6 +47,10 @@ def known_level(level: str | None) -> str:
     """``level`` if this server knows it; a level it no longer knows gets the stand-in's, so a
     table stored by an older version still resumes."""
     return level if level in LEVELS else stand_in_level()
+
+
+def _lower_priority() -> None:
+    os.nice(WORKER_NICENESS)
 
 
 @functools.cache
@@ -83,7 +93,9 @@ class BotPool:
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=self._context)
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=self._context, initializer=_lower_priority
+            )
         return self._executor
 
     async def run(self, function: Callable[..., T], *args: object) -> T:
