@@ -38,7 +38,7 @@ def play(seed: int) -> tuple[list[int], float, dict[str, object]]:
         observation, reward, done, truncated, _ = environment.step(action)
         total += float(reward)
         assert not truncated
-    return taken, total, environment.unwrapped.match.record
+    return taken, total, environment.unwrapped.match.record()
 
 
 def test_a_match_against_bots_ends_with_the_agents_result_and_replays_by_seed() -> None:

@@ -12,8 +12,10 @@ pytest.importorskip("pettingzoo", reason="the rl extra is not installed: pip ins
 
 from pettingzoo.test import api_test, seed_test
 
-from scopa import Card, IllegalMoveError, Rules, preset_names
+from scopa import Card, Game, IllegalMoveError, Rules, preset_names
+from scopa.cards import mask_of
 from scopa.env import ScopaEnv, actions, env, observation
+from scopa.env.engine import Match
 from scopa.moves import Move
 from scopa.rules import PLAYER_COUNTS
 
@@ -100,7 +102,7 @@ def test_pettingzoo_seed_test() -> None:
 def test_a_seed_replays_the_same_match() -> None:
     first, second = env(preset="scopa"), env(preset="scopa")
     assert play_out(first, 11) == play_out(second, 11)
-    assert first.match.record == second.match.record
+    assert first.match.record() == second.match.record()
     assert play_out(first, 12) != play_out(second, 11)
 
 
@@ -128,7 +130,7 @@ def test_round_rewards_are_the_round_points_difference() -> None:
             environment.step(None)
             continue
         environment.step(int(np.flatnonzero(obs["action_mask"])[0]))
-    rounds = match.record["scores"]
+    rounds = match.record()["scores"]
     assert isinstance(rounds, list)
     # Zero-sum between the two seats, and the sum of differences is the match difference.
     assert seen["player_0"] == -seen["player_1"] == rounds[0] - rounds[1]
@@ -206,3 +208,21 @@ def test_ansi_render_shows_the_table_and_only_the_hand_to_play() -> None:
     assert f"seat {seat} to play, holding" in text
     assert all(code in text for code in held)
     assert not any(code in text for code in hidden)
+
+
+@pytest.mark.parametrize(("preset", "players"), SETTINGS)
+def test_the_match_under_the_environments_is_games_match(preset: str, players: int) -> None:
+    rules = Rules.preset(preset, players=players)
+    match, game = Match(rules, seed=17), Game.new(rules, seed=17)
+    rng = np.random.default_rng(17)
+    while not game.is_over:
+        legal = game.legal_moves()
+        assert sorted(map(str, match.legal_moves())) == sorted(map(str, legal))
+        assert match.to_move == game.to_move and match.scores == game.scores
+        assert match.table == mask_of(game.table)
+        assert match.view(game.to_move or 0) == game.view(game.to_move)
+        move = legal[int(rng.integers(len(legal)))]
+        match.play(move)
+        game.play(move)
+    assert match.is_over and match.winner == game.winner and match.scores == game.scores
+    assert match.record() == game.record()

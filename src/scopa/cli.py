@@ -469,7 +469,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     rules = build_rules(args)
     for level in (args.first, args.second):
         try:
-            make_player(level)
+            tournament.make_bot(level)
         except ValueError as error:
             raise UsageError(str(error)) from None
     if args.matches < 1:

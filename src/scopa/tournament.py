@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
 from .game import Game
-from .players import make_player
+from .players import Player, make_player
 from .rules import Rules
 
 Z_95: Final = 1.959963984540054
@@ -58,6 +58,17 @@ class GameResult:
     """The longest single move, by level."""
 
 
+def make_bot(level: str, seed: int | None = None) -> Player:
+    """A bot of ``level``: one of :data:`scopa.players.LEVELS`, or ``openspiel-ismcts[:N]``,
+    OpenSpiel's IS-MCTS with N simulations a move (:mod:`scopa.env.ismcts`, the ``rl``
+    extra), a yardstick for tournaments only, imported when asked for."""
+    if level.partition(":")[0] == "openspiel-ismcts":
+        from .env.ismcts import make
+
+        return make(level, seed)
+    return make_player(level, seed)
+
+
 def match_seeds(seed: int, count: int) -> list[int]:
     """The seeds of a tournament's matches: a pure function of its seed."""
     rng = random.Random(seed)
@@ -75,7 +86,7 @@ def play_game(
     """Play one match: ``first`` at the seats of ``first_side``, ``second`` everywhere else."""
     levels = [0 if rules.side_of(seat) == first_side else 1 for seat in range(rules.players)]
     names = (first, second)
-    bots = [make_player(names[level], seed=bot_seed(match_seed, seat)) for seat, level in
+    bots = [make_bot(names[level], seed=bot_seed(match_seed, seat)) for seat, level in
             enumerate(levels)]
     game = Game.new(rules, seed=match_seed)
     moves = [0, 0]
@@ -294,7 +305,7 @@ def run(
     checked before any process starts, so a typo fails at once.
     """
     for level in (first, second):
-        make_player(level)
+        make_bot(level)
     if seeds < 1:
         raise ValueError(f"the number of match seeds must be 1 or more; got {seeds}")
     if jobs < 1:

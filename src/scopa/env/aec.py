@@ -155,7 +155,7 @@ class ScopaEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
             mask = actions.action_mask(self.rules, match.legal_moves())
         else:
             mask = np.zeros(actions.SIZE, dtype=np.int8)
-        return {"observation": observation.observe(match, seat), "action_mask": mask}
+        return {"observation": match.observe(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -31,8 +31,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from ..round import Round
 from ..rules import Rules
-from .engine import Match
 
 CARD_PARTS: Final = ("hand", "table", "captured", "played")
 
@@ -87,20 +87,27 @@ def _bits(masks: list[int]) -> npt.NDArray[np.uint8]:
     return np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")
 
 
-def observe(match: Match, seat: int) -> npt.NDArray[np.float32]:
-    """``seat``'s observation of ``match`` (see the module's table)."""
-    rules = match.rules
+def observe(
+    rules: Rules,
+    seat: int,
+    state: Round,
+    played: int,
+    scores: list[int],
+    dealer: int,
+    to_move: int | None,
+) -> npt.NDArray[np.float32]:
+    """``seat``'s observation of round ``state`` (see the module's table): ``played`` is the
+    cards played this round, ``scores`` the match points by side, ``to_move`` the seat to
+    play (``None`` once the match is over)."""
     players, sides = rules.players, rules.sides
     side = rules.side_of(seat)
     side_order = [(side + k) % sides for k in range(sides)]
     seat_order = [(seat + k) % players for k in range(players)]
-    piles = match.piles
-    cards = _bits([match.hand(seat), match.table, *(piles[s] for s in side_order), match.played])
-    sweeps, scores, hand_sizes = match.sweeps, match.scores, match.hand_sizes
-    to_move, dealer = match.to_move, match.dealer
+    piles, sweeps, hands = state.piles, state.sweeps, state.hands
+    cards = _bits([hands[seat], state.table, *(piles[s] for s in side_order), played])
     counts = [sweeps[s] for s in side_order] + [scores[s] for s in side_order]
-    counts.append(match.stock_size)
-    counts += [hand_sizes[s] for s in seat_order]
+    counts.append(state.stock_left)
+    counts += [hands[s].bit_count() for s in seat_order]
     counts += [1 if s == to_move else 0 for s in seat_order]
     counts += [1 if s == dealer else 0 for s in seat_order]
     return np.concatenate((cards.astype(np.float32), np.array(counts, dtype=np.float32)))

@@ -80,7 +80,7 @@ class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
             mask = actions.action_mask(self.rules, match.legal_moves())
         else:
             mask = np.zeros(actions.SIZE, dtype=np.int8)
-        return {"observation": observation.observe(match, self.seat), "action_mask": mask}
+        return {"observation": match.observe(self.seat), "action_mask": mask}
 
     def _bots_play(self) -> float:
         """Let the bots play until the agent's turn or the match's end; the agent's reward."""
