@@ -17,6 +17,12 @@ stays hidden). No honest player can do that; the gap between the two figures is
 what the hidden cards cost, and it bounds what better inference could win.
 
     python benchmarks/master_speed.py --versus expert --sees-hands --matches 200
+
+Playouts: how many of the master's playouts (a guess at the hidden cards, a candidate
+move, the policy to the round's end, the score) run in a second, on positions from
+seeded random games; a move's search is ``samples`` times its moves of them.
+
+    python benchmarks/master_speed.py --playouts [--seconds 5]
 """
 
 from __future__ import annotations
@@ -27,11 +33,13 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
+import scopa.round
 from scopa import Game, Rules
 from scopa.cards import ids_of, mask_of
 from scopa.players import Player, make_player, master
 from scopa.players.master import DEFAULT_SAMPLES, MasterPlayer
 from scopa.players.sampling import Knowledge
+from scopa.players.simulation import round_model
 from scopa.round import Round
 
 SPEED_CONFIGS = (
@@ -88,6 +96,32 @@ def speed(matches: int, samples: int) -> None:
         )
 
 
+def playout_rate(rules: Rules, seconds: float) -> float:
+    """The master's playouts per second on the turns of a few seeded random games."""
+    model = round_model(rules)
+    rng = random.Random(1)
+    views = []
+    for seed in range(20):
+        game = Game.new(rules, seed=seed)
+        for _ in range(rng.randrange(0, 20)):
+            game.play(rng.choice(game.legal_moves()))
+        if game.round_number == 0 and game.to_move is not None:
+            views.append(game.view(game.to_move))
+    playouts = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for view in views:
+            knowledge = Knowledge(view)
+            deal = knowledge.sample(rng)
+            for move in view.legal_moves():
+                line = deal.copy()
+                line.apply(move)
+                model.play_out(line)
+                line.scores()
+                playouts += 1
+    return playouts / (time.perf_counter() - start)
+
+
 def versus(
     opponent: str, rules: Rules, matches: int, first_seed: int, make_master: Callable[[int], Player]
 ) -> None:
@@ -135,7 +169,16 @@ def main() -> None:
     parser.add_argument(
         "--sees-hands", action="store_true", help="show the master the other hands (a ceiling)"
     )
+    parser.add_argument("--playouts", action="store_true", help="the master's playouts per second")
+    parser.add_argument("--seconds", type=float, default=5.0, help="time per --playouts figure")
     args = parser.parse_args()
+    if args.playouts:
+        core = "pure" if (scopa.round.__file__ or "").endswith(".py") else "compiled"
+        print(f"the master's playouts per second, {args.seconds:g} s each, {core} core")
+        for label, preset, players in SPEED_CONFIGS:
+            rate = playout_rate(Rules.preset(preset, players=players), args.seconds)
+            print(f"{label:<20} {rate:8,.0f} playouts/s")
+        return
     if args.sees_hands:
         master.Knowledge = SeeingKnowledge  # type: ignore[misc]
     if args.versus is None:

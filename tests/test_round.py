@@ -116,3 +116,17 @@ def test_a_position_plays_to_the_end_with_leftovers_to_the_last_capturer() -> No
     state.apply(Move.parse("QS"))
     assert state.over and state.table == 0
     assert state.piles == [mask_of(cards("5D 5C 7H KS 2H QS")), 0]
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=variant_id)
+def test_a_random_rollout_is_the_random_moves_played_one_by_one(rules: Rules) -> None:
+    state, _ = dealt_round(rules, 0, 11)
+    by_hand = state.copy()
+    state.play_randomly(random.Random(5))
+    random_fraction = random.Random(5).random
+    while not by_hand.over:
+        moves = by_hand.legal()
+        by_hand.apply(moves[int(random_fraction() * len(moves))])
+    assert state.over
+    assert state.key() == by_hand.key()
+    assert state.scores() == by_hand.scores()

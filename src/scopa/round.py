@@ -24,6 +24,7 @@ API (positions are trusted: ``Game`` checks moves before they get here)
 - ``apply(move) -> swept``: plays a legal move of ``to_move``. When the next seat's
   hand is empty it deals (the seat to move first) or, with the stock gone, ends the
   round: the table goes to the side that captured last and ``over`` turns true.
+- ``play_randomly(rng)``: random legal moves to the round's end (rollouts).
 - ``copy()``, ``key()`` (a tuple of ints naming the position within one stock, for
   transposition tables) and ``scores()`` (the round's :class:`~scopa.scoring.RoundScore`
   by side, once ``over``).
@@ -337,6 +338,16 @@ class Round:
             else:
                 self._finish()
         return swept
+
+    def play_randomly(self, rng: random.Random) -> None:
+        """Play uniformly random legal moves to the end of the round: the random rollout
+        of searches and learning, in the core's own loop (native code when compiled).
+        Each move is ``moves[int(rng.random() * len(moves))]`` of :meth:`legal`."""
+        random_fraction = rng.random
+        generator = self.facts.generator
+        while not self.over:
+            moves = generator.moves(self.hands[self.to_move], self.table)
+            self.apply(moves[int(random_fraction() * len(moves))])
 
     def _deal_hands(self, first: int) -> None:
         """Give every seat ``hand_size`` cards from the stock, ``first`` (the leader) first."""
