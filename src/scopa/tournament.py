@@ -22,8 +22,10 @@ and seat, and games are gathered back in seed order. Only the move times vary.
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import multiprocessing
+import os
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -59,14 +61,35 @@ class GameResult:
 
 
 def make_bot(level: str, seed: int | None = None) -> Player:
-    """A bot of ``level``: one of :data:`scopa.players.LEVELS`, or ``openspiel-ismcts[:N]``,
+    """A bot of ``level``: one of :data:`scopa.players.LEVELS`; ``openspiel-ismcts[:N]``,
     OpenSpiel's IS-MCTS with N simulations a move (:mod:`scopa.env.ismcts`, the ``rl``
-    extra), a yardstick for tournaments only, imported when asked for."""
+    extra), imported when asked for; or ``FILE.py:FACTORY[:ARGUMENT]``, your own bot:
+    ``FACTORY(ARGUMENT or None, seed)`` from that Python file (such as an agent trained on
+    :mod:`scopa.env`, see ``examples/``). These two are for tournaments, not the card room."""
     if level.partition(":")[0] == "openspiel-ismcts":
         from .env.ismcts import make
 
         return make(level, seed)
+    path, _, rest = level.partition(":")
+    if path.endswith(".py") and rest:
+        return _bot_from_file(level, path, rest, seed)
     return make_player(level, seed)
+
+
+def _bot_from_file(level: str, path: str, rest: str, seed: int | None) -> Player:
+    factory_name, _, argument = rest.partition(":")
+    spec = importlib.util.spec_from_file_location(f"_scopa_bot_{abs(hash(path))}", path)
+    if spec is None or spec.loader is None or not os.path.isfile(path):
+        raise ValueError(f"level {level!r}: no Python file {path!r}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    factory = getattr(module, factory_name, None)
+    if not callable(factory):
+        raise ValueError(f"level {level!r}: {path} has no function {factory_name!r}")
+    bot = factory(argument or None, seed)
+    if not isinstance(bot, Player):
+        raise ValueError(f"level {level!r}: {factory_name}() did not return a player")
+    return bot
 
 
 def match_seeds(seed: int, count: int) -> list[int]:
