@@ -20,7 +20,7 @@ def test_a_whole_match_against_the_computer(browser: Browser, web_server: str) -
     page = watched.page
     play_against_computer(page, target="1")
     assert page.locator(".hand button.card").count() == 3
-    assert page.locator(".opponent .backs .card").count() == 3
+    assert page.locator(".opponent .held .card").count() == 3
     assert "of 1 points" in page.inner_text(".scoreboard")
 
     rounds: list[str] = []

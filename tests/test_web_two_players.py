@@ -31,8 +31,8 @@ def test_two_browsers_play_at_one_table(browser: Browser, web_server: str) -> No
     ada.page.click("#start")
     for person in (ada, bruno):
         person.page.wait_for_selector("#board")
-    assert "Bruno" in ada.page.inner_text(".opponents")
-    assert "Ada" in bruno.page.inner_text(".opponents")
+    assert "Bruno" in ada.page.inner_text(".seat.at-top")
+    assert "Ada" in bruno.page.inner_text(".seat.at-top")
     # Bruno's browser speaks Italian, Ada's English.
     assert "Tocca" in bruno.page.inner_text("#turn")
 
@@ -61,8 +61,15 @@ def test_two_browsers_play_at_one_table(browser: Browser, web_server: str) -> No
     assert carla.page.locator("#hint").count() == 0, "no hints for spectators"
     assert "watching" in carla.page.inner_text("#board")
     assert carla.page.locator(".opponent").count() == 2
-    ada.check()
+    # Bruno goes away: Ada and Carla see his seat marked away at once, in words.
+    for person in (ada, carla):
+        assert person.page.get_attribute('.seat[data-seat="1"] .status', "data-status") == "here"
     bruno.check()
+    bruno.page.context.close()
+    for person in (ada, carla):
+        person.page.wait_for_selector('.seat[data-seat="1"] .status[data-status="away"]')
+        assert "away" in person.page.inner_text('.seat[data-seat="1"]')
+    ada.check()
     carla.check()
 
 

@@ -7,14 +7,16 @@ test on any. Screenshots go to ``tests/artifacts/web`` (ignored by git) to be lo
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, WebSocketRoute, sync_playwright
 
 from .server_support import sqlite_url, subprocess_server
 
@@ -30,6 +32,8 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 WAIT_MS = 20_000
 """The longest any single wait may take, in milliseconds (an upper bound, never a pause)."""
 
@@ -66,22 +70,68 @@ class Watched:
 
 
 def open_page(
-    browser: Browser, url: str, locale: str = "en-GB", viewport: ViewportSize | None = None
+    browser: Browser,
+    url: str,
+    locale: str = "en-GB",
+    viewport: ViewportSize | None = None,
+    before: Callable[[Page], object] | None = None,
+    motion: bool = False,
 ) -> Watched:
     """A fresh browser context (its own storage, as another person's browser) at ``url``.
-    It asks for reduced motion: a card still moving is not "stable" for Playwright's clicks."""
+    It asks for reduced motion unless ``motion``: a card still moving is not "stable" for
+    Playwright's clicks. ``before`` gets the page before it loads (to script its socket).
+    A failed request, or one that leaves loopback, is an error like a console error."""
     context = browser.new_context(
         locale=locale,
         viewport=viewport or {"width": 1000, "height": 800},
-        reduced_motion="reduce",
+        reduced_motion="no-preference" if motion else "reduce",
     )
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     watched = Watched(page)
     page.on("console", lambda m: m.type == "error" and watched.errors.append(m.text))
     page.on("pageerror", lambda error: watched.errors.append(str(error)))
+    page.on("requestfailed", lambda r: watched.errors.append(f"failed: {r.method} {r.url}"))
+    page.on("request", lambda r: _on_loopback(r.url) or watched.errors.append(f"left: {r.url}"))
+    if before is not None:
+        before(page)
     page.goto(url)
     return watched
+
+
+def _on_loopback(url: str) -> bool:
+    return url.startswith(("http://127.0.0.1:", "ws://127.0.0.1:", "data:", "blob:"))
+
+
+@dataclass
+class ScriptedTable:
+    """A table's WebSocket answered by the test instead of a server: the page is real, the
+    messages are the protocol's (docs/protocol.md), so any moment of a match can be set up.
+    ``sent`` collects what the page sends after its hello."""
+
+    hello: list[dict[str, Any]]
+    sent: list[dict[str, Any]] = field(default_factory=list)
+    sockets: list[WebSocketRoute] = field(default_factory=list)
+
+    def attach(self, page: Page, code: str) -> None:
+        page.route_web_socket(f"**/ws/tables/{code}", self._answer)
+
+    def _answer(self, ws: WebSocketRoute) -> None:
+        self.sockets.append(ws)
+
+        def receive(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data["type"] == "hello":
+                self.push(*self.hello)
+            else:
+                self.sent.append(data)
+
+        ws.on_message(receive)
+
+    def push(self, *messages: dict[str, Any]) -> None:
+        """Send messages on the page's latest socket."""
+        for message in messages:
+            self.sockets[-1].send(json.dumps(message))
 
 
 def screenshot(page: Page, name: str) -> Path:
@@ -136,3 +186,81 @@ def play_to_the_end(page: Page, on_breakdown: Callable[[Page], None] | None = No
         play_one_card(page)
         played += 1
     raise AssertionError("the match did not end")
+
+
+# -- tables set up by hand: any moment of a match, as the protocol's messages ---------------
+
+
+def seat_info(
+    seat: int,
+    side: int,
+    name: str,
+    kind: str = "human",
+    level: str | None = None,
+    connected: bool = True,
+    stand_in: bool = False,
+) -> dict[str, Any]:
+    return {"seat": seat, "side": side, "kind": kind, "name": name, "level": level,
+            "open": False, "connected": connected, "stand_in": stand_in}  # fmt: skip
+
+
+def table_message(
+    code: str, seats: list[dict[str, Any]], look: str = "french", preset: str = "scopa",
+    target: int = 11,
+) -> dict[str, Any]:  # fmt: skip
+    return {"type": "table", "table": {
+        "code": code, "status": "playing", "rules": {"name": preset, "target": target},
+        "look": look, "players": len(seats), "sides": len({s["side"] for s in seats}),
+        "seats": seats, "match": 1, "version": 5}}  # fmt: skip
+
+
+def state_message(
+    code: str, version: int, view: dict[str, Any], play: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    return {"type": "state", "table": code, "match": 1, "version": version, "play": play,
+            "view": view}  # fmt: skip
+
+
+def view_of(seat: int | None = 0, **fields: Any) -> dict[str, Any]:
+    """A seat's view with sensible defaults for what a test does not name."""
+    view: dict[str, Any] = {
+        "rules": {"name": "scopa", "target": 11}, "seat": seat, "hand": [], "table": [],
+        "hand_sizes": [3, 3], "stock_size": 24, "piles": [[], []], "sweeps": [0, 0],
+        "scores": [0, 0], "to_move": 0, "dealer": 1, "round_number": 0, "plays": [],
+        "dealer_bonus": [], "round_scores": [], "winner": None, "last_move": None,
+        "legal_moves": [],
+    }  # fmt: skip
+    view.update(fields)
+    return view
+
+
+def scripted(
+    code: str, seats: list[dict[str, Any]], view: dict[str, Any], seat: int | None = 0,
+    look: str = "french", version: int = 5, play: dict[str, Any] | None = None,
+) -> ScriptedTable:  # fmt: skip
+    """The hello's answers for a seat at a table in the state ``view``."""
+    welcome = {"type": "welcome", "table": code, "seat": seat, "side": None, "name": None}
+    return ScriptedTable([welcome, table_message(code, seats, look),
+                          state_message(code, version, view, play)])  # fmt: skip
+
+
+def open_scripted(
+    browser: Browser,
+    server: str,
+    code: str,
+    table: ScriptedTable,
+    prepare: Callable[[Page], object] | None = None,
+    **options: Any,
+) -> Watched:
+    """A page at the scripted table ``code`` (its seat token kept, as after taking the seat);
+    ``prepare`` gets the page before it loads."""
+
+    def before(page: Page) -> None:
+        table.attach(page, code)
+        page.add_init_script(f"localStorage.setItem('scopa.seat.{code}', 'token')")
+        if prepare is not None:
+            prepare(page)
+
+    watched = open_page(browser, f"{server.rstrip('/')}/#/t/{code}", before=before, **options)
+    watched.page.wait_for_selector("#board")
+    return watched

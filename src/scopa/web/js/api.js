@@ -39,5 +39,7 @@ export function botLevels() {
   return levelsAsked;
 }
 
-export const PRESETS = ["scopa", "escoba"];
+// The games offered in the lobby, and how many sit at each unless chosen otherwise.
+export const PRESETS = ["scopa", "escoba", "scopa-classic", "escoba-classic", "scopone"];
+export const PRESET_PLAYERS = { scopone: 4 };
 export const LOOKS = ["french", "italian", "spanish"];

@@ -18,7 +18,7 @@ const ROWS = [
 
 // A modal dialog (modal.js), to be opened with showModal(); `onClose` hears Escape.
 export function breakdownDialog({ round, roundNumber, scores, sideNames, winner, actions,
-  onClose }) {
+  onClose, note = null }) {
   const rows = ROWS.filter(([key, , optional]) => !optional || round.some((s) => s[key] > 0))
     .map(([key, show]) => h("tr", {}, h("th", { scope: "row" }, t(`breakdown.${key}`)),
       round.map((side) => h("td", {}, show(side)))));
@@ -32,7 +32,9 @@ export function breakdownDialog({ round, roundNumber, scores, sideNames, winner,
         scores.map((score) => h("td", {}, String(score))))));
   return modalDialog({ class: "dialog", "aria-labelledby": "breakdown-title", id: "breakdown",
     onClose },
-  h("h2", { id: "breakdown-title" }, t("breakdown.title", { round: roundNumber })), table,
+  h("h2", { id: "breakdown-title" }, t("breakdown.title", { round: roundNumber })),
+  note ? h("p", { class: "note", id: "breakdown-note" }, note) : null,
+  h("div", { class: "breakdown-scroll" }, table),
   winner ? h("p", { class: "winner", id: "winner" }, winner) : null,
   h("div", { class: "actions" }, actions));
 }

@@ -1,6 +1,8 @@
-// The project's own cards, drawn as SVG: a French, an Italian and a Spanish look, and a back.
+// The project's own cards, drawn as SVG: a French, an Italian and a Spanish look, and backs.
 // A card code is rank + suit (A 2 3 4 5 6 7 J Q K, then D H S C); D is coins in every look, so
 // it is always drawn gold, on a coin, whatever its shape.
+
+import { frenchCourt, latinCourt } from "./figures.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"];
@@ -55,35 +57,51 @@ const SHAPES = {
   },
 };
 
-// Pip centres on the 60x90 card for 1..7 pips.
+// Pip centres on the 60x90 card for 2..7 pips, inside the corners' columns (x 4..13).
 const PIPS = [
   [],
   [[30, 45]],
-  [[30, 27], [30, 63]],
+  [[30, 25], [30, 65]],
   [[30, 22], [30, 45], [30, 68]],
-  [[20, 27], [40, 27], [20, 63], [40, 63]],
-  [[20, 25], [40, 25], [30, 45], [20, 65], [40, 65]],
-  [[20, 23], [40, 23], [20, 45], [40, 45], [20, 67], [40, 67]],
-  [[20, 22], [40, 22], [30, 34], [20, 48], [40, 48], [20, 68], [40, 68]],
+  [[21, 25], [39, 25], [21, 65], [39, 65]],
+  [[21, 24], [39, 24], [30, 45], [21, 66], [39, 66]],
+  [[21, 23], [39, 23], [21, 45], [39, 45], [21, 67], [39, 67]],
+  [[21, 22], [39, 22], [30, 33.5], [21, 45], [39, 45], [21, 68], [39, 68]],
 ];
 
-function symbol(look, suit, x, y, size) {
-  const shapes = look === "french" ? SHAPES.french : SHAPES.latin;
+function shape(look, suit) {
+  return (look === "french" ? SHAPES.french : SHAPES.latin)[suit](INK[look][suit]);
+}
+
+// A suit symbol of `size` centred on (x, y); `turned` stands it on its head, as the lower
+// pips of French cards are.
+function symbol(look, suit, x, y, size, turned = false) {
   const scale = size / 20;
-  return `<g transform="translate(${x - size / 2} ${y - size / 2}) scale(${scale})">` +
-    shapes[suit](INK[look][suit]) + "</g>";
+  const turn = turned ? " rotate(180 10 10)" : "";
+  return `<g transform="translate(${x - size / 2} ${y - size / 2}) scale(${scale})${turn}">` +
+    shape(look, suit) + "</g>";
 }
 
 // Spanish cards break their inner frame ("la pinta") to tell the suit at a glance: no break
-// for oros, one for copas, two for espadas, three for bastos.
+// for oros, one for copas, two for espadas, three for bastos. The frame runs outside the
+// corner numbers, which sit in its top-left and bottom-right corners.
 const PINTA_BREAKS = { D: 0, H: 1, S: 2, C: 3 };
 
 function pinta(suit, ink) {
   const gaps = Array.from({ length: PINTA_BREAKS[suit] }, (_, k) =>
-    `<rect x="${24 + k * 5}" y="2" width="3" height="3" fill="#fffdf7"/>` +
-    `<rect x="${33 - k * 5}" y="85" width="3" height="3" fill="#fffdf7"/>`).join("");
+    `<rect x="${22 + k * 6}" y="1.8" width="3.5" height="3.4" fill="#fffdf7"/>` +
+    `<rect x="${34.5 - k * 6}" y="84.8" width="3.5" height="3.4" fill="#fffdf7"/>`).join("");
   return `<rect x="3.5" y="3.5" width="53" height="83" rx="3" fill="none" stroke="${ink}"
     stroke-width="1"/>${gaps}`;
+}
+
+// The ace: one large symbol, on a medallion for the coins as the Latin decks do.
+function ace(look, suit) {
+  const ink = INK[look][suit];
+  if (look === "french") return symbol(look, suit, 30, 45, 28);
+  const ring = suit === "D" ? `<circle cx="30" cy="45" r="20" fill="none" stroke="${ink}"
+    stroke-width="0.8" stroke-dasharray="2 1.5"/>` : "";
+  return ring + symbol(look, suit, 30, 45, suit === "D" ? 32 : 40);
 }
 
 // The face of a card as SVG markup; `code` is such as "7D".
@@ -92,21 +110,24 @@ export function faceSvg(code, look) {
   const suit = code[1];
   const ink = INK[look][suit];
   const corner = CORNER[look][rank];
-  const small = corner.length > 1 ? 11 : 13;
+  const wide = corner.length > 1;
   let body = "";
-  if (rank < 7) {
-    const size = rank === 0 ? 30 : 15;
-    for (const [x, y] of PIPS[rank + 1]) body += symbol(look, suit, x, y, size);
+  if (rank === 0) body = ace(look, suit);
+  else if (rank < 7) {
+    for (const [x, y] of PIPS[rank + 1]) {
+      body += symbol(look, suit, x, y, 13, look === "french" && y > 45);
+    }
+  } else if (look === "french") {
+    body = frenchCourt(code[0], suit, ink, shape(look, suit));
   } else {
-    // Figures: a framed panel with the figure's letter and its suit, the same in every look.
-    body = `<rect x="13" y="16" width="34" height="58" rx="4" fill="${ink}" opacity="0.12"
-      stroke="${ink}" stroke-width="1"/>` + symbol(look, suit, 30, 58, 18) +
-      `<text x="30" y="43" text-anchor="middle" font-size="20" font-weight="700"
-      fill="${ink}" font-family="Georgia, serif">${corner}</text>`;
+    body = latinCourt(code[0], suit, ink, shape(look, suit));
   }
-  const cornerMark = (transform) => `<g transform="${transform}"><text x="7" y="13"
-    text-anchor="middle" font-size="${small}" font-weight="700" fill="${ink}"
-    font-family="Arial, Helvetica, sans-serif">${corner}</text>${symbol(look, suit, 7, 21, 9)}</g>`;
+  // Corners: the index and a small suit, in a column x 4..13 that no pip or figure enters.
+  const cornerMark = (transform) => `<g transform="${transform}"><text x="8.5" y="${
+    wide ? 12 : 12.5}" text-anchor="middle" font-size="${wide ? 8.5 : 10.5}"
+    font-weight="700" fill="${ink}" ${wide ? 'letter-spacing="-0.6"' : ""}
+    font-family="Arial, Helvetica, sans-serif">${corner}</text>${
+    symbol(look, suit, 8.5, 19.5, 7.5)}</g>`;
   return `<svg xmlns="${SVG}" viewBox="0 0 60 90" class="card-svg" aria-hidden="true"
     focusable="false"><rect x="0.5" y="0.5" width="59" height="89" rx="5" fill="#fffdf7"
     stroke="#4a5568" stroke-width="1"/>${look === "spanish" ? pinta(suit, ink) : ""}${body}${
@@ -114,15 +135,39 @@ export function faceSvg(code, look) {
     cornerMark("rotate(180 30 45)")}</svg>`;
 }
 
-// The back of a card: the same for every look.
-export function backSvg() {
+// The backs, each the project's own pattern: a blue lattice, a red rosette, a green tartan.
+const BACK_ART = {
+  lattice: `<defs><pattern id="back-lattice" width="7" height="7" patternUnits="userSpaceOnUse"
+    patternTransform="rotate(45)"><rect width="7" height="7" fill="#1e3a68"/><path
+    d="M0 0 H7 M0 0 V7" stroke="#6b8fd6" stroke-width="1"/><circle cx="3.5" cy="3.5" r="0.9"
+    fill="#f6e05e"/></pattern></defs>
+    <rect x="4" y="4" width="52" height="82" rx="3" fill="url(#back-lattice)"/>
+    <rect x="6.5" y="6.5" width="47" height="77" rx="2" fill="none" stroke="#f6e05e"
+    stroke-width="0.8"/><circle cx="30" cy="45" r="10" fill="#1e3a68" stroke="#f6e05e"
+    stroke-width="1.4"/><path d="M30 38 L33 45 L30 52 L27 45 Z" fill="#f6e05e"/>`,
+  rosette: `<rect x="4" y="4" width="52" height="82" rx="3" fill="#9b2c2c"/>
+    <rect x="6.5" y="6.5" width="47" height="77" rx="2" fill="none" stroke="#fbd38d"
+    stroke-width="0.8"/><g fill="none" stroke="#fbd38d" stroke-width="0.7">${
+    Array.from({ length: 12 }, (_, k) => `<ellipse cx="30" cy="45" rx="4.5" ry="17"
+      transform="rotate(${k * 15} 30 45)"/>`).join("")}</g>
+    <circle cx="30" cy="45" r="4" fill="#fbd38d"/>${
+    [[12, 14], [48, 14], [12, 76], [48, 76]].map(([x, y]) => `<circle cx="${x}" cy="${y}"
+      r="2.4" fill="none" stroke="#fbd38d" stroke-width="0.7"/>`).join("")}`,
+  tartan: `<defs><pattern id="back-tartan" width="12" height="12"
+    patternUnits="userSpaceOnUse"><rect width="12" height="12" fill="#22543d"/><rect width="12"
+    height="4" y="4" fill="#2f855a" opacity="0.8"/><rect width="4" height="12" x="4"
+    fill="#2f855a" opacity="0.8"/><path d="M0 10 H12 M10 0 V12" stroke="#f6e05e"
+    stroke-width="0.6"/><path d="M0 2 H12 M2 0 V12" stroke="#1a202c" stroke-width="0.8"
+    opacity="0.6"/></pattern></defs><rect x="4" y="4" width="52" height="82" rx="3"
+    fill="url(#back-tartan)"/><rect x="20" y="36" width="20" height="18" rx="3"
+    fill="#fffdf7" stroke="#22543d" stroke-width="1"/><text x="30" y="49.5"
+    text-anchor="middle" font-size="12" font-weight="700" fill="#22543d"
+    font-family="Georgia, serif">S</text>`,
+};
+
+// The back of a card, the same for every look: `back` is one of prefs.BACKS.
+export function backSvg(back = "lattice") {
   return `<svg xmlns="${SVG}" viewBox="0 0 60 90" class="card-svg" aria-hidden="true"
-    focusable="false"><defs><pattern id="scopa-back" width="8" height="8"
-    patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8"
-    fill="#2a4365"/><rect width="4" height="8" fill="#2c5282"/></pattern></defs>
-    <rect x="0.5" y="0.5" width="59" height="89" rx="5" fill="#fff" stroke="#4a5568"/>
-    <rect x="4" y="4" width="52" height="82" rx="3" fill="url(#scopa-back)"/>
-    <circle cx="30" cy="45" r="11" fill="#f6e05e" stroke="#2a4365" stroke-width="2"/>
-    <text x="30" y="50" text-anchor="middle" font-size="13" font-weight="700" fill="#2a4365"
-    font-family="Georgia, serif">S</text></svg>`;
+    focusable="false"><rect x="0.5" y="0.5" width="59" height="89" rx="5" fill="#fff"
+    stroke="#4a5568"/>${BACK_ART[back] ?? BACK_ART.lattice}</svg>`;
 }

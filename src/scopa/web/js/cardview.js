@@ -14,8 +14,11 @@ export function cardImage(code, look) {
     "aria-label": cardName(code, look), html: faceSvg(code, look) });
 }
 
-// `count` card backs, fanned, read out once as "3 cards in hand".
-export function cardBacks(count) {
-  return h("span", { class: "backs", role: "img", "aria-label": t("table.in_hand", { count }) },
-    Array.from({ length: count }, () => h("span", { class: "card back", html: backSvg() })));
+// `count` card backs of the design `back`, fanned, read out once as "3 cards in hand"
+// (or not at all when `silent`: a pile says its own count).
+export function cardBacks(count, back, silent = false) {
+  const label = silent ? { "aria-hidden": "true" }
+    : { role: "img", "aria-label": t("table.in_hand", { count }) };
+  return h("span", { class: "backs", ...label },
+    Array.from({ length: count }, () => h("span", { class: "card back", html: backSvg(back) })));
 }

@@ -1,10 +1,14 @@
-// The lobby: play against the computer in one click, create a table to share, join one by its
-// link or code, and the open tables.
+// The lobby: quick play against the computer in one click, a game chosen in full, a table to
+// share, joining one by its link or code, and the open tables with who is waiting at them.
 
-import { LOOKS, PRESETS, api, botLevels, keepSeatToken } from "./api.js";
+import { LOOKS, PRESETS, PRESET_PLAYERS, api, botLevels, keepSeatToken } from "./api.js";
+import { faceSvg } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { chosenLook, keepPlayerName, playerName } from "./prefs.js";
+
+// The fan of cards over the lobby: the settebello and its friends, in the deck look chosen.
+const FAN = ["7D", "KH", "QC", "JS", "AD"];
 
 function select(id, values, label, chosen) {
   return h("select", { id }, values.map((value) =>
@@ -22,10 +26,18 @@ function field(labelKey, control) {
   return h("label", { class: "field" }, h("span", {}, t(labelKey)), control);
 }
 
-// The game settings both forms share: preset, players, deck look and points to win.
+// The game settings both forms share: preset (with a line on how it differs), players, deck
+// look and points to win. Choosing scopone seats four.
 function gameFields(prefix) {
+  const about = h("p", { class: "about", id: `${prefix}-about` }, t("about.scopa"));
+  const presets = select(`${prefix}-preset`, PRESETS, (p) => t(`preset.${p}`), "scopa");
+  presets.addEventListener("change", () => {
+    about.textContent = t(`about.${presets.value}`);
+    document.getElementById(`${prefix}-players`).value = String(PRESET_PLAYERS[presets.value] ?? 2);
+  });
   return [
-    field("lobby.game", select(`${prefix}-preset`, PRESETS, (p) => t(`preset.${p}`), "scopa")),
+    field("lobby.game", presets),
+    about,
     field("lobby.players", select(`${prefix}-players`, ["2", "3", "4", "6"], (n) => n, "2")),
     field("lobby.look", select(`${prefix}-look`, LOOKS, (l) => t(`look.${l}`),
       chosenLook() ?? "french")),
@@ -95,15 +107,45 @@ export function showLobby(main) {
 
   function openTables() {
     const rows = tables.map((table) => {
-      const taken = table.seats.filter((seat) => !seat.open).length;
-      return h("li", {}, h("a", { href: `#/t/${table.code}` },
-        `${table.code} · ${t(`preset.${table.rules.name}`)} · ${t("lobby.seats_taken",
-          { taken, players: table.players })}`));
+      const waiting = table.seats.filter((seat) => !seat.open && seat.kind === "human")
+        .map((seat) => seat.name);
+      const free = table.seats.filter((seat) => seat.open).length;
+      return h("li", { class: "open-table" }, h("a", { href: `#/t/${table.code}` },
+        h("strong", {}, t(`preset.${table.rules.name}`, {}, table.rules.name)),
+        ` · ${table.players} · ${table.code}`),
+      h("span", { class: "who-waits" }, t("lobby.waiting_for",
+        { names: waiting.join(", ") || t("lobby.nobody"), free })));
     });
     return h("section", { class: "panel", id: "open-tables" },
       h("h2", {}, t("lobby.open")),
       rows.length ? h("ul", {}, rows) : h("p", {}, t("lobby.none_open")),
       h("button", { type: "button", onclick: refresh }, t("lobby.refresh")));
+  }
+
+  // One click to a table against the computer: the game named, two players, the level the
+  // server suggests, the deck look chosen in the header.
+  function quickPlay(preset) {
+    const level = document.getElementById("quick-level")?.value || undefined;
+    take(() => api("/play", { preset, players: 2, look: chosenLook() ?? "french", level,
+      name: myName() }));
+  }
+
+  function hero() {
+    const look = chosenLook() ?? "french";
+    return h("section", { class: "panel hero" },
+      h("div", { class: "fan", "aria-hidden": "true" }, FAN.map((code, k) =>
+        h("span", { class: "card", style: `--k: ${k - (FAN.length - 1) / 2}`,
+          html: faceSvg(code, look) }))),
+      h("div", { class: "hero-text" },
+        h("h1", {}, t("app.title")),
+        h("p", { class: "tagline" }, t("lobby.tagline")),
+        field("lobby.name", h("input", { id: "name", value: playerName(), maxlength: "32",
+          autocomplete: "nickname", placeholder: t("lobby.guest") })),
+        h("div", { class: "actions quick-play", role: "group", "aria-label": t("lobby.quick") },
+          h("button", { type: "button", class: "primary", id: "quick-scopa",
+            onclick: () => quickPlay("scopa") }, t("lobby.quick_scopa")),
+          h("button", { type: "button", class: "primary", id: "quick-escoba",
+            onclick: () => quickPlay("escoba") }, t("lobby.quick_escoba")))));
   }
 
   function render() {
@@ -140,9 +182,7 @@ export function showLobby(main) {
     h("button", { type: "submit", id: "join-button" }, t("lobby.join_button")));
 
     main.replaceChildren(...[
-      h("section", { class: "panel" }, field("lobby.name",
-        h("input", { id: "name", value: playerName(), maxlength: "32", autocomplete: "nickname",
-          placeholder: t("lobby.guest") }))),
+      hero(),
       problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
       h("div", { class: "lobby" }, quick, create, join, openTables()),
     ].filter(Boolean));

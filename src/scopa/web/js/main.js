@@ -1,10 +1,10 @@
-// The client's entry: the header (language, deck look), then the lobby or a table by the URL:
+// The client's entry: the header (language, deck look, card back), then the lobby or a table by the URL:
 // "#/" is the lobby, "#/t/CODE" a table (the link to share), "#/rules" the rules.
 
 import { LOOKS } from "./api.js";
 import { LANGUAGES, pickLanguage, setLanguage, t, translatePage } from "./i18n.js";
 import { showLobby } from "./lobby.js";
-import { chooseLook, chosenLook } from "./prefs.js";
+import { BACKS, chooseBack, chooseLook, chosenBack, chosenLook } from "./prefs.js";
 import { showRules } from "./rules.js";
 import { showTable } from "./table.js";
 
@@ -18,6 +18,9 @@ function fillHeader() {
   looks.replaceChildren(new Option(t("look.table"), ""),
     ...LOOKS.map((look) => new Option(t(`look.${look}`), look)));
   looks.value = chosenLook() ?? "";
+  const backs = document.getElementById("back");
+  backs.replaceChildren(...BACKS.map((back) => new Option(t(`back.${back}`), back)));
+  backs.value = chosenBack();
   translatePage();
 }
 
@@ -40,6 +43,10 @@ async function start() {
   });
   document.getElementById("look").addEventListener("change", (event) => {
     chooseLook(event.target.value);
+    screen?.render();
+  });
+  document.getElementById("back").addEventListener("change", (event) => {
+    chooseBack(event.target.value);
     screen?.render();
   });
   window.addEventListener("hashchange", route);

@@ -3,11 +3,14 @@
 
 import { api, forgetSeatToken, keepSeatToken, seatToken } from "./api.js";
 import { breakdownDialog } from "./breakdown.js";
+import { backSvg } from "./cards.js";
 import { cardBacks, cardButton, cardImage } from "./cardview.js";
 import { h } from "./dom.js";
 import { cardName, rankName, t } from "./i18n.js";
+import { animate, motionWanted, notePlaces } from "./motion.js";
 import { movesOfCard, parseMove } from "./moves.js";
-import { chosenLook, keepPlayerName, playerName } from "./prefs.js";
+import { chosenBack, chosenLook, keepPlayerName, playerName } from "./prefs.js";
+import { pile, pileKeepers, placeOf, sweepCards } from "./seats.js";
 import { openTableSocket } from "./tablesocket.js";
 
 // The `ref` of hint requests, so an error about one is told from an error about a move.
@@ -16,14 +19,15 @@ const HINT_REF = "hint";
 export function showTable(main, code) {
   const s = {
     token: seatToken(code), seat: null, table: null, view: null, match: null, version: null,
-    pending: null, seenRounds: null, roundShown: null, problem: "", shown: new Set(),
-    leaving: [], leavingTimer: null, linkDown: false, sweepCalled: null, focusBack: null,
-    hint: null, hintAsked: null,
+    pending: null, seenRounds: null, roundShown: null, problem: "", linkDown: false,
+    sweepCalled: null, focusBack: null, hint: null, hintAsked: null, why: null, sweptUp: null,
+    motion: null,
   };
-  const calm = matchMedia("(prefers-reduced-motion: reduce)");
   const socket = openTableSocket(code,
     () => ({ token: s.token, match: s.match, version: s.version }), receive, (up) => {
       s.linkDown = !up;
+      // A hint asked on a connection that dropped will never be answered: ask again freely.
+      s.hintAsked = null;
       render();
     });
 
@@ -64,21 +68,35 @@ export function showTable(main, code) {
     }
     // A sweep just made is called out once, as people at a real table would.
     s.sweepCalled = message.play?.sweep ? message.version : null;
-    // Cards just taken stay a moment to be seen leaving (unless motion is unwanted).
-    const taken = message.play ? parseMove(message.play.move) : null;
-    if (taken?.captures.length && message.version === s.version + 1 && !calm.matches) {
-      s.leaving = [taken.card, ...taken.captures];
-      clearTimeout(s.leavingTimer);
-      s.leavingTimer = setTimeout(() => {
-        s.leaving = [];
-        render();
-      }, 600);
-    }
+    const next = message.match === s.match && message.version === s.version + 1;
+    const played = next && message.play ? parseMove(message.play.move) : null;
+    const newRound = s.view && message.view.round_number !== s.view.round_number;
+    const over = message.view.winner !== null && s.view?.winner === null;
+    s.sweptUp = played && (newRound || over) ? leftovers(played, message.play.seat) : null;
+    const sideOf = (seat) => s.table?.seats[seat]?.side ?? seat;
+    s.motion = played ? {
+      play: { seat: message.play.seat, card: played.card, taken: played.captures,
+        side: sideOf(message.play.seat) },
+      sweptUp: s.sweptUp?.cards ?? [], sweptSide: s.sweptUp ? sideOf(s.sweptUp.seat) : null,
+      dealt: message.view.hand.filter((card) => !s.view?.hand.includes(card)),
+    } : null;
     s.match = message.match;
     s.version = message.version;
     s.view = message.view;
     s.problem = "";
     if (!s.view.legal_moves.length) s.pending = null;
+  }
+
+  // At a round's end the last to capture takes what is left on the table: the cards on the
+  // table after the round's last move, and who takes them.
+  function leftovers(played, seat) {
+    const table = played.captures.length
+      ? s.view.table.filter((card) => !played.captures.includes(card))
+      : [...s.view.table, played.card];
+    const plays = [...s.view.plays, { seat, move: played.code }];
+    const taker = plays.filter((play) => play.move.includes("x")).pop()?.seat;
+    return table.length && taker !== undefined
+      ? { cards: table, seat: taker, version: s.version + 1 } : null;
   }
 
   // A hint is for the version it was worked out at: one that arrives after a move is dropped.
@@ -125,7 +143,7 @@ export function showTable(main, code) {
 
   function hintRow() {
     const v = s.view;
-    const myTurn = v.to_move === s.seat && v.legal_moves.length > 0;
+    const myTurn = v.to_move === s.seat && v.legal_moves.length > 0 && !s.linkDown;
     const asking = myTurn && s.hintAsked === s.version;
     const move = hinted();
     return h("div", { class: "hint-row" },
@@ -142,10 +160,35 @@ export function showTable(main, code) {
     : seatOf(seat)?.name ?? t("table.seat", { number: seat + 1 }));
   const sideName = (side) => s.table.seats.filter((seat) => seat.side === side)
     .map((seat) => seatName(seat.seat)).join(" & ");
+  const away = (seat) => seatOf(seat)?.kind === "human" && !seatOf(seat)?.open &&
+    (!seatOf(seat)?.connected || Boolean(seatOf(seat)?.stand_in));
+  const back = () => chosenBack();
 
   function play(move) {
     s.pending = null;
-    socket.send({ type: "move", move, version: s.version });
+    s.why = null;
+    if (!socket.send({ type: "move", move, version: s.version })) {
+      // Not silently dropped: the person is told, and the card stays in the hand.
+      s.problem = t("table.not_sent", { card: cardName(parseMove(move).card, look()) });
+    }
+    render();
+  }
+
+  // Why a card in the hand may not be played now, in the page's language.
+  function whyNot(card) {
+    const v = s.view;
+    if (v.winner !== null) return t("table.why_over");
+    if (v.to_move !== s.seat) return t("table.why_wait", { name: seatName(v.to_move) });
+    const capture = v.legal_moves.map(parseMove).find((move) => move.captures.length);
+    if (capture) {
+      return t("table.why_capture", { card: cardName(capture.card, look()),
+        cards: capture.captures.map((c) => cardName(c, look())).join(" + ") });
+    }
+    return cardName(card, look());
+  }
+
+  function explain(card) {
+    s.why = { card, text: whyNot(card), version: s.version };
     render();
   }
 
@@ -247,8 +290,6 @@ export function showTable(main, code) {
         "data-side": side },
       h("strong", {}, sideName(side)),
       h("span", { class: "score" }, t("table.score", { score, target: v.rules.target })),
-      h("span", { class: "pile", "aria-label": t("table.pile", { count: v.piles[side].length }) },
-        `▤ ${v.piles[side].length}`),
       v.sweeps[side] ? h("span", { class: "sweeps",
         "aria-label": t("table.sweeps", { count: v.sweeps[side] }) },
       `★ ${v.sweeps[side]}`) : null)));
@@ -258,6 +299,7 @@ export function showTable(main, code) {
     const v = s.view;
     if (v.winner !== null) return t("table.over");
     if (v.to_move === s.seat) return t("table.your_turn");
+    if (away(v.to_move)) return t("table.to_play_away", { name: seatName(v.to_move) });
     return t("table.to_play", { name: seatName(v.to_move) });
   }
 
@@ -274,23 +316,82 @@ export function showTable(main, code) {
     return last.sweep ? `${text} ${t("table.sweep")}` : text;
   }
 
-  function opponents() {
+  // A seat at the felt: who (a name, or the computer and its level), partner or dealer,
+  // whether they are here or away (a word and a sign, not colour alone), their hand as
+  // backs, and their side's pile with its sweeps when they keep it.
+  function seatBox(seat, bottom, keepers, sweeps) {
     const v = s.view;
-    return h("div", { class: "opponents" }, s.table.seats.filter((seat) => seat.seat !== s.seat)
-      .map((seat) => h("div", { class: `opponent${v.to_move === seat.seat ? " to-move" : ""}`,
-        "data-seat": seat.seat },
-      h("span", { class: "name" }, v.to_move === seat.seat ? "▶ " : "", seatName(seat.seat)),
-      cardBacks(v.hand_sizes[seat.seat]))));
+    const me = seat.seat === s.seat;
+    const place = placeOf(seat.seat, bottom, s.table.seats.length);
+    const mySide = s.table.seats[s.seat ?? -1]?.side;
+    const tags = [
+      seat.kind === "bot" ? t(`level.${seat.level}`) : null,
+      !me && seat.side === mySide ? t("table.partner") : null,
+      v.dealer === seat.seat ? t("table.dealer") : null,
+    ].filter(Boolean);
+    const status = seat.kind !== "human" ? null : seat.stand_in ? "stand-in"
+      : seat.connected ? "here" : "away";
+    const statusText = { here: t("table.here"), away: t("table.away"),
+      "stand-in": t("table.stand_in") }[status];
+    const toMove = v.to_move === seat.seat && v.winner === null;
+    return h("div", { class: `seat ${me ? "me" : "opponent"} at-${place}${toMove ? " to-move" : ""}${
+      status && status !== "here" ? " away" : ""}`, "data-seat": seat.seat,
+    "data-side": seat.side },
+    h("div", { class: "who" },
+      h("span", { class: "name" }, toMove ? "▶ " : "", seatName(seat.seat)),
+      tags.length ? h("span", { class: "tags" }, tags.join(" · ")) : null,
+      status ? h("span", { class: `status ${status}`, "data-status": status },
+        status === "here" ? "● " : "◌ ", statusText) : null),
+    me ? null : held(cardBacks(v.hand_sizes[seat.seat], back())),
+    keepers.get(seat.side) === seat.seat ? pile(seat.side, v.piles[seat.side].length,
+      sweeps[seat.side], look(), sideName(seat.side), back()) : null);
   }
 
-  function tableCards(fresh) {
+  function held(backs) {
+    backs.classList.add("held");
+    return backs;
+  }
+
+  function felt() {
+    const v = s.view;
+    const bottom = s.seat ?? 0;
+    const keepers = pileKeepers(s.table.seats, bottom);
+    const sweeps = sweepCards(v, (seat) => s.table.seats[seat].side);
+    return h("div", { class: "felt", id: "felt", "data-players": s.table.seats.length },
+      s.table.seats.map((seat) => seatBox(seat, bottom, keepers, sweeps)),
+      h("div", { class: "centre" },
+        h("div", { class: "deck", id: "deck", role: "img",
+          "aria-label": t("table.deck", { count: v.stock_size }) },
+        v.stock_size ? h("span", { class: "card back", html: backSvg(back()) }) : null,
+        h("span", { class: "count", "aria-hidden": "true" }, String(v.stock_size))),
+        tableCards(),
+        s.pending ? captureChoice() : null,
+        s.sweepCalled === s.version ? h("p", { class: "sweep-call", role: "status" },
+          `★ ${t("table.sweep")} ★`) : null,
+        sweepUpText()));
+  }
+
+  // "End of the round: Bruno takes the cards left on the table (...)", or "you take".
+  function sweepUpWords() {
+    const up = s.sweptUp;
+    if (!up || up.version !== s.version) return null;
+    const cards = up.cards.map((c) => cardName(c, look())).join(", ");
+    return up.seat === s.seat ? t("table.sweep_up_you", { cards })
+      : t("table.sweep_up", { name: seatName(up.seat), cards });
+  }
+
+  function sweepUpText() {
+    const words = sweepUpWords();
+    return words ? h("p", { class: "sweep-up", id: "sweep-up", role: "status" }, words) : null;
+  }
+
+  function tableCards() {
     const options = s.pending ? movesOfCard(s.view.legal_moves, s.pending) : [];
     const candidates = new Set(options.flatMap((move) => move.captures));
     const suggested = new Set(hinted()?.captures);
     return h("div", { class: "table-cards", role: "group", "aria-label": t("table.table") },
       s.view.table.map((card) => {
         const image = cardImage(card, look());
-        if (fresh.has(card)) image.classList.add("arrived");
         if (candidates.has(card)) {
           image.classList.add("candidate");
           image.setAttribute("aria-label", `${image.getAttribute("aria-label")}, ${
@@ -298,15 +399,7 @@ export function showTable(main, code) {
         }
         return suggested.has(card) ? markHinted(image) : image;
       }),
-      s.leaving.map((card) => {
-        const image = cardImage(card, look());
-        image.classList.add("leaving");
-        image.removeAttribute("data-card");
-        image.setAttribute("aria-hidden", "true");
-        return image;
-      }),
-      s.view.table.length || s.leaving.length ? null
-        : h("p", { class: "empty" }, t("table.empty")));
+      s.view.table.length ? null : h("p", { class: "empty" }, t("table.empty")));
   }
 
   function captureChoice() {
@@ -331,44 +424,67 @@ export function showTable(main, code) {
         t("table.cancel")));
   }
 
-  function hand(fresh) {
+  function hand() {
     const v = s.view;
     const myTurn = v.to_move === s.seat && v.legal_moves.length > 0;
     const suggested = hinted()?.card;
-    return h("div", { class: "hand", role: "group", "aria-label": t("table.hand") },
-      v.hand.map((card) => {
-        const playable = myTurn && movesOfCard(v.legal_moves, card).length > 0;
-        const button = cardButton(card, look(), {
-          class: `card${playable ? " playable" : ""}${s.pending === card ? " picked" : ""}${
-            fresh.has(card) ? " arrived" : ""}`,
-          "aria-disabled": playable ? null : "true",
-          "aria-pressed": s.pending === card ? "true" : null,
-          onclick: () => playable && chooseCard(card),
-        });
-        return card === suggested ? markHinted(button) : button;
-      }));
+    return h("div", { class: `hand${myTurn ? " my-turn" : ""}`, role: "group",
+      "aria-label": t("table.hand") },
+    v.hand.map((card) => {
+      const playable = myTurn && movesOfCard(v.legal_moves, card).length > 0;
+      const button = cardButton(card, look(), {
+        class: `card${playable ? " playable" : ""}${s.pending === card ? " picked" : ""}`,
+        "aria-disabled": playable ? null : "true",
+        "aria-pressed": s.pending === card ? "true" : null,
+        "aria-describedby": s.why?.card === card ? "why" : null,
+        onclick: () => (playable ? chooseCard(card) : explain(card)),
+      });
+      return card === suggested ? markHinted(button) : button;
+    }));
+  }
+
+  function whyText() {
+    const why = s.why;
+    return h("p", { class: "why", id: "why", role: "status" },
+      why && why.version === s.version ? why.text : null);
   }
 
   function board() {
     const v = s.view;
-    // Cards not on screen before this render move in; the others stay still.
-    const fresh = new Set([...v.table, ...v.hand].filter((card) => !s.shown.has(card)));
-    s.shown = new Set([...v.table, ...v.hand]);
     return h("section", { class: "board", id: "board", "data-version": s.version,
       "data-match": s.match },
     scoreboard(),
     h("p", { class: `turn${v.to_move === s.seat ? " mine" : ""}`, id: "turn",
       "aria-live": "polite" }, turnText()),
-    opponents(),
-    tableCards(fresh),
-    s.pending ? captureChoice() : null,
+    felt(),
     h("p", { class: "last-move", id: "last-move", "aria-live": "polite" }, lastMoveText()),
-    s.sweepCalled === s.version ? h("p", { class: "sweep-call", role: "status" },
-      `★ ${t("table.sweep")} ★`) : null,
-    s.seat !== null ? hand(fresh) : h("p", {}, t("table.watching")),
+    v.winner !== null ? overPanel() : null,
+    s.seat !== null ? hand() : h("p", {}, t("table.watching")),
+    s.seat !== null && v.winner === null ? whyText() : null,
     s.seat !== null && v.winner === null ? hintRow() : null,
     h("p", { class: "stock" }, t("table.stock", { count: v.stock_size, round: v.round_number + 1 })),
     s.seat === null && s.table.seats.some((seat) => seat.open) ? joinForm() : null);
+  }
+
+  // What stays on the table once the match is over and its dialog closed: the winner, the
+  // last round again, a rematch and the way back to the lobby.
+  function overPanel() {
+    return h("div", { class: "over", id: "over", role: "status" },
+      h("p", { class: "winner" }, winnerText()),
+      h("div", { class: "actions" }, endActions(),
+        h("button", { type: "button", id: "show-breakdown", onclick: () => {
+          s.roundShown = s.view.round_scores.length - 1;
+          render();
+        } }, t("breakdown.show"))));
+  }
+
+  function endActions() {
+    return [
+      s.seat !== null ? h("button", { type: "button", class: "primary rematch",
+        onclick: () => seatAction("rematch", { token: s.token }) }, t("breakdown.rematch"))
+        : null,
+      h("a", { href: "#/", class: "button lobby-link" }, t("nav.lobby")),
+    ];
   }
 
   function winnerText() {
@@ -386,11 +502,10 @@ export function showTable(main, code) {
       s.roundShown = null;
       render();
     };
-    const actions = over ? [
-      s.seat !== null ? h("button", { type: "button", class: "primary", id: "rematch",
-        onclick: () => seatAction("rematch", { token: s.token }) }, t("breakdown.rematch"))
-        : null,
-      h("a", { href: "#/", class: "button", id: "breakdown-lobby" }, t("nav.lobby")),
+    const [rematch, lobby] = endActions();
+    rematch?.setAttribute("id", "rematch");
+    lobby.setAttribute("id", "breakdown-lobby");
+    const actions = over ? [rematch, lobby,
       h("button", { type: "button", id: "breakdown-close", onclick: close },
         t("breakdown.close"))]
       : [h("button", { type: "button", class: "primary", id: "continue", onclick: close },
@@ -402,6 +517,7 @@ export function showTable(main, code) {
           v.scores.map(() => 0)),
       sideNames: v.scores.map((_, side) => sideName(side)),
       winner: over ? winnerText() : null, actions, onClose: close,
+      note: s.roundShown === v.round_scores.length - 1 ? sweepUpWords() : null,
     });
   }
 
@@ -421,6 +537,9 @@ export function showTable(main, code) {
     const dialogNow = Boolean(s.view && s.roundShown !== null &&
       s.view.round_scores[s.roundShown]);
     if (dialogNow && !dialogWas) s.focusBack = focusKey;
+    const before = motionWanted() && s.motion ? notePlaces(main) : null;
+    const motion = s.motion;
+    s.motion = null;
     let content;
     if (!s.table) content = h("p", {}, s.problem || t("table.connecting"));
     else if (s.table.status === "waiting" || !s.view) content = waitingRoom();
@@ -431,6 +550,7 @@ export function showTable(main, code) {
       content,
       dialogNow ? dialog() : null,
     ].filter(Boolean));
+    if (before) animate(main, before, motion);
     const modal = main.querySelector("dialog");
     modal?.showModal();
     if (dialogWas && !dialogNow) {
@@ -452,7 +572,6 @@ export function showTable(main, code) {
   return {
     render,
     close() {
-      clearTimeout(s.leavingTimer);
       document.removeEventListener("keydown", onKey);
       socket.close();
     },

@@ -28,8 +28,11 @@ export function openTableSocket(code, hello, onMessage, onLink = () => {}) {
 
   connect();
   return {
+    // Whether the message went out: false while the connection is down.
     send(message) {
-      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+      if (socket.readyState !== WebSocket.OPEN) return false;
+      socket.send(JSON.stringify(message));
+      return true;
     },
     reconnect() {
       const old = socket;

@@ -1,0 +1,46 @@
+"""The lobby with life: a fan of the project's cards, quick play at scopa or escoba against the
+computer in one click, the games offered with a line each on how they differ, and open tables
+saying who waits at them. Photographed on a desktop and a phone."""
+
+from __future__ import annotations
+
+import httpx
+from playwright.sync_api import Browser
+
+from .web_support import DESKTOP, PHONE, open_page, screenshot
+
+
+def test_the_lobby_offers_games_and_shows_who_waits(browser: Browser, web_server: str) -> None:
+    created = httpx.post(f"{web_server.rstrip('/')}/api/tables",
+                         json={"preset": "scopa", "players": 2, "name": "Ada"})  # fmt: skip
+    assert created.status_code == 201, created.text
+    code = created.json()["table"]["code"]
+    for size, viewport in {"desktop": DESKTOP, "phone": PHONE}.items():
+        watched = open_page(browser, web_server, viewport=viewport)
+        page = watched.page
+        page.wait_for_selector(f'#open-tables a[href="#/t/{code}"]')
+        row = page.locator(".open-table", has=page.locator(f'a[href="#/t/{code}"]'))
+        assert "Ada waiting, 1 free" in row.inner_text()
+        assert page.locator(".fan .card svg").count() == 5
+        options = page.eval_on_selector_all("#quick-preset option", "os => os.map(o => o.value)")
+        assert options == ["scopa", "escoba", "scopa-classic", "escoba-classic", "scopone"]
+        page.select_option("#quick-preset", "scopone")
+        assert page.input_value("#quick-players") == "4"
+        assert "partners opposite" in page.inner_text("#quick-about")
+        page.select_option("#quick-preset", "escoba-classic")
+        assert "two fifteens" in page.inner_text("#quick-about")
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        screenshot(page, f"{size}-lobby")
+        watched.check()
+        page.context.close()
+
+
+def test_quick_play_is_one_click(browser: Browser, web_server: str) -> None:
+    watched = open_page(browser, web_server)
+    page = watched.page
+    page.wait_for_selector("#quick-level option", state="attached")
+    page.click("#quick-escoba")
+    page.wait_for_selector("#board .hand button.card")
+    assert "of 21 points" in page.inner_text(".scoreboard")
+    assert page.locator(".seat.at-top .tags").inner_text().startswith("Expert")
+    watched.check()
