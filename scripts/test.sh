@@ -20,6 +20,8 @@ fi
 # The storage tests also run on PostgreSQL: start (or reuse) a loopback server for them. When it
 # cannot be had, they are skipped with the reason, and everything else still runs.
 eval "$(bash scripts/postgres.sh)"
+# The card room's multi-process tests also need Redis: start (or reuse) one the same way.
+eval "$(bash scripts/redis.sh)"
 # The web client's browser tests drive Debian's Chromium: install it when missing, the same way.
 eval "$(bash scripts/chromium.sh)"
 

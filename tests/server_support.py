@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import os
 import random
+import secrets
 import signal
 import socket
 import subprocess
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 import uvicorn
 
 from scopa.client import Lobby, TableConnection
@@ -123,6 +125,54 @@ async def play_randomly(person: Seated, rng: random.Random) -> list[dict[str, An
             await connection.move(rng.choice(connection.view["legal_moves"]))
         seen.append(await connection.recv(TIMEOUT))
     return seen
+
+
+POSTGRES = os.environ.get("SCOPA_TEST_POSTGRES")
+NO_POSTGRES = os.environ.get(
+    "SCOPA_TEST_POSTGRES_MISSING",
+    "no PostgreSQL server: scripts/test.sh starts one and sets SCOPA_TEST_POSTGRES",
+)
+REDIS = os.environ.get("SCOPA_TEST_REDIS")
+NO_REDIS = os.environ.get(
+    "SCOPA_TEST_REDIS_MISSING",
+    "no Redis server: scripts/test.sh starts one and sets SCOPA_TEST_REDIS",
+)
+
+
+@contextlib.asynccontextmanager
+async def fresh_postgres() -> AsyncIterator[str]:
+    """A fresh, empty PostgreSQL database, dropped afterwards."""
+    if not POSTGRES:
+        pytest.skip(NO_POSTGRES)
+    import asyncpg  # type: ignore[import-untyped]
+
+    name = f"scopa_test_{secrets.token_hex(6)}"
+    admin = await asyncpg.connect(POSTGRES)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield sa.make_url(POSTGRES).set(database=name).render_as_string(hide_password=False)
+        finally:
+            await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+@contextlib.asynccontextmanager
+async def fresh_redis() -> AsyncIterator[str]:
+    """An empty Redis database (one of the test server's numbered ones), emptied afterwards."""
+    if not REDIS:
+        pytest.skip(NO_REDIS)
+    import redis.asyncio as redis
+
+    url = REDIS.rsplit("/", 1)[0] + f"/{random.randrange(1, 16)}"
+    client = redis.Redis.from_url(url)
+    await client.flushdb()
+    try:
+        yield url
+    finally:
+        await client.flushdb()
+        await client.aclose()
 
 
 @dataclass

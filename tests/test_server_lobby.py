@@ -85,7 +85,10 @@ async def test_a_table_from_creation_to_a_rematch(tmp_path: Path) -> None:
 
 async def test_health_start_page_and_api_docs(tmp_path: Path) -> None:
     async with running_server(settings_for(tmp_path)) as server, Lobby(server.url) as lobby:
-        assert await lobby.health() == {"status": "ok", "tables": 0}
+        health = await lobby.health()
+        assert health == {"status": "ok", "process": server.room.name, "tables": 0, "owned": []}
+        created = await lobby.create_table(name="Ada")
+        assert (await lobby.health())["owned"] == [created["table"]["code"]]
         page = await lobby.http.get("/")
         assert page.status_code == 200 and "<html" in page.text
         schema = (await lobby.http.get("/openapi.json")).json()

@@ -8,10 +8,7 @@ The PostgreSQL tests use the server that ``scripts/test.sh`` starts on loopback 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
 import random
-import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -26,6 +23,7 @@ from scopa.server.storage import Storage, StoredSeat, async_url
 
 from .server_support import (
     anyio_backend,
+    fresh_postgres,
     play_randomly,
     running_server,
     seat_people,
@@ -35,32 +33,6 @@ from .server_support import (
 
 pytestmark = pytest.mark.anyio
 __all__ = ["anyio_backend"]
-
-POSTGRES = os.environ.get("SCOPA_TEST_POSTGRES")
-NO_POSTGRES = os.environ.get(
-    "SCOPA_TEST_POSTGRES_MISSING",
-    "no PostgreSQL server: scripts/test.sh starts one and sets SCOPA_TEST_POSTGRES",
-)
-
-
-@contextlib.asynccontextmanager
-async def fresh_postgres() -> AsyncIterator[str]:
-    """A fresh, empty PostgreSQL database, dropped afterwards."""
-    if not POSTGRES:
-        pytest.skip(NO_POSTGRES)
-    import asyncpg  # type: ignore[import-untyped]
-
-    name = f"scopa_test_{secrets.token_hex(6)}"
-    admin = await asyncpg.connect(POSTGRES)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-        try:
-            yield sa.make_url(POSTGRES).set(database=name).render_as_string(hide_password=False)
-        finally:
-            await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-    finally:
-        await admin.close()
-
 
 @pytest.fixture
 async def postgres_url() -> AsyncIterator[str]:

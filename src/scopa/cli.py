@@ -427,7 +427,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .server.run import serve, settings_from
 
     try:
-        settings = settings_from(args.db, args.bot_delay, args.turn_timeout)
+        settings = settings_from(
+            args.db, args.bot_delay, args.turn_timeout, redis=args.redis, name=args.name
+        )
     except ValueError as error:
         raise UsageError(str(error)) from None
     return serve(settings, args.host, args.port)
@@ -629,8 +631,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--bot-delay", type=float, metavar="SECONDS", help="bots' pause before playing"
     )
     serve.add_argument(
-        "--turn-timeout", type=float, metavar="SECONDS", help="a bot plays for a slow person"
+        "--turn-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="a bot plays for a person away on their turn (default: 60)",
     )
+    serve.add_argument(
+        "--redis",
+        metavar="URL",
+        help="share the room with other processes through Redis (redis://host:6379/0)",
+    )
+    serve.add_argument("--name", help="this process's name among them (default: host:pid)")
     serve.set_defaults(run=cmd_serve)
 
     contest = commands.add_parser(

@@ -21,6 +21,7 @@ from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 from .. import __version__
 from . import lobby
+from .cluster import Cluster
 from .room import CardRoom
 from .settings import Settings
 from .sockets import table_socket
@@ -55,15 +56,18 @@ def create_app(
 ) -> FastAPI:
     """The card room as an ASGI app; ``on_open`` runs once it is ready for clients."""
     room = CardRoom(settings or Settings())
+    cluster = Cluster(room)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await room.open()
+        await cluster.open()
         if on_open is not None:
             on_open()
         try:
             yield
         finally:
+            await cluster.close()
             await room.close()
 
     app = FastAPI(
@@ -76,6 +80,7 @@ def create_app(
         redoc_url=None,
     )
     app.state.room = room
+    app.state.cluster = cluster
     app.include_router(lobby.router)
     app.add_api_route("/healthz", lobby.health, methods=["GET"], tags=["health"])
     app.add_api_websocket_route("/ws/tables/{code}", table_socket)

@@ -18,8 +18,9 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from ..players import LEVEL_NAMES, LEVELS
 from .bots import default_level
+from .cluster import Cluster
 from .room import CardRoom, build_rules, check_level
-from .tables import LobbyError, Table
+from .tables import LobbyError
 
 MAX_SEATS: Final = 16
 """More seats than any rules allow: bounds the numbers a request may carry."""
@@ -36,7 +37,13 @@ def _room(request: Request) -> CardRoom:
     return cast(CardRoom, request.app.state.room)
 
 
+def _cluster(request: Request) -> Cluster:
+    return cast(Cluster, request.app.state.cluster)
+
+
 Room = Annotated[CardRoom, Depends(_room)]
+Processes = Annotated[Cluster, Depends(_cluster)]
+"""Lobby requests on a table go to the process that owns it, wherever they arrive."""
 
 
 async def rate_limit(request: Request, room: Room) -> None:
@@ -132,17 +139,22 @@ class Level(BaseModel):
 
 class Health(BaseModel):
     status: str
-    tables: int = Field(description="tables in this process's memory")
+    process: str = Field(description="this process's name among the room's processes")
+    tables: int = Field(description="tables in this process's memory: the ones it owns")
+    owned: list[str] = Field(description="the codes of the tables this process owns now")
 
 
-def _view(table: Table) -> TableView:
-    return TableView.model_validate(table.info())
-
-
-def _grant(table: Table, seat: int | None, token: str | None) -> SeatGrant:
+def _grant(info: dict[str, Any], seat: int | None, token: str | None) -> SeatGrant:
     return SeatGrant(
-        table=_view(table), seat=seat, token=token, socket=f"/ws/tables/{table.code}"
+        table=TableView.model_validate(info),
+        seat=seat,
+        token=token,
+        socket=f"/ws/tables/{info['code']}",
     )
+
+
+async def _act(cluster: Cluster, code: str, action: str, **args: Any) -> dict[str, Any]:
+    return await cluster.act(code, action, args)
 
 
 @router.post("/tables", status_code=201)
@@ -150,50 +162,44 @@ async def create_table(body: NewTable, room: Room) -> SeatGrant:
     """A new table. With ``name`` you sit at it and get your seat token."""
     rules = build_rules(body.preset, body.players, body.teams, body.target)
     table, seat, token = await room.create(rules, body.look, body.bots, body.name)
-    return _grant(table, seat, token)
+    return _grant(table.info(), seat, token)
 
 
 @router.get("/tables")
 async def list_tables(room: Room) -> list[TableView]:
     """Tables waiting for people, with at least one free seat."""
-    return [_view(table) for table in room.open_tables()]
+    return [TableView.model_validate(info) for info in await room.open_tables()]
 
 
 @router.get("/tables/{code}")
-async def show_table(code: Code, room: Room) -> TableView:
-    return _view(await room.table(code))
+async def show_table(code: Code, cluster: Processes) -> TableView:
+    return TableView.model_validate((await _act(cluster, code, "show"))["table"])
 
 
 @router.post("/tables/{code}/join")
-async def join_table(code: Code, body: Join, room: Room) -> SeatGrant:
+async def join_table(code: Code, body: Join, cluster: Processes) -> SeatGrant:
     """Take a free seat as a guest; the answer holds your secret seat token."""
-    table = await room.table(code)
-    seat, token = await table.join(body.name, body.seat)
-    return _grant(table, seat, token)
+    done = await _act(cluster, code, "join", name=body.name, seat=body.seat)
+    return _grant(done["table"], done["seat"], done["token"])
 
 
 @router.post("/tables/{code}/leave")
-async def leave_table(code: Code, body: SeatToken, room: Room) -> TableView:
+async def leave_table(code: Code, body: SeatToken, cluster: Processes) -> TableView:
     """Give up your seat: before a match it is free again, during one a bot takes it over."""
-    table = await room.table(code)
-    await table.leave(body.token)
-    return _view(table)
+    return TableView.model_validate((await _act(cluster, code, "leave", token=body.token))["table"])
 
 
 @router.post("/tables/{code}/start")
-async def start_table(code: Code, body: SeatToken, room: Room) -> TableView:
+async def start_table(code: Code, body: SeatToken, cluster: Processes) -> TableView:
     """Deal the match once every seat is taken."""
-    table = await room.table(code)
-    await table.start(body.token)
-    return _view(table)
+    return TableView.model_validate((await _act(cluster, code, "start", token=body.token))["table"])
 
 
 @router.post("/tables/{code}/rematch")
-async def rematch(code: Code, body: SeatToken, room: Room) -> TableView:
+async def rematch(code: Code, body: SeatToken, cluster: Processes) -> TableView:
     """After a match, deal another with the same seats (or wait for free seats to fill)."""
-    table = await room.table(code)
-    await table.rematch(body.token)
-    return _view(table)
+    done = await _act(cluster, code, "rematch", token=body.token)
+    return TableView.model_validate(done["table"])
 
 
 @router.get("/levels")
@@ -214,7 +220,7 @@ async def play_computer(body: Computer, room: Room) -> SeatGrant:
     bots = {seat: level for seat in range(1, rules.players)}
     table, seat, token = await room.create(rules, body.look, bots, body.name)
     await table.start_now()
-    return _grant(table, seat, token)
+    return _grant(table.info(), seat, token)
 
 
 @router.get("/matches/{match_id}")
@@ -229,4 +235,5 @@ async def match_record(
 async def health(room: Room) -> Health:
     """The server is up and its database answers."""
     await room.storage.ping()
-    return Health(status="ok", tables=len(room.tables))
+    owned = sorted(room.tables)
+    return Health(status="ok", process=room.name, tables=len(owned), owned=owned)

@@ -20,6 +20,7 @@ from ..looks import LOOKS
 from ..players import LEVELS
 from ..rules import Rules
 from .bots import BotPool
+from .hub import Hub, LocalHub, RedisHub, process_name
 from .ratelimit import HttpLimits
 from .settings import Settings
 from .storage import Storage, StoredSeat, StoredTable, now
@@ -70,7 +71,14 @@ class CardRoom:
         self.storage = Storage(settings.db_url)
         self.pool = BotPool(settings.bot_workers)
         self.limits = HttpLimits(settings)
+        self.name = settings.process_name or process_name()
+        self.hub: Hub = (
+            RedisHub(settings.redis_url, self.name)
+            if settings.redis_url is not None
+            else LocalHub(self.name)
+        )
         self.tables: dict[str, Table] = {}
+        """The tables this process owns, and so holds in memory."""
         self.strangers = 0
         """Sockets open now that have not said hello yet."""
         self._loading = asyncio.Lock()
@@ -83,7 +91,7 @@ class CardRoom:
         await self.limits.open()
         await self.storage.expire_waiting(now() - self._expiry)
         for code in await self.storage.active_table_codes():
-            await self.get(code)
+            await self.locate(code)  # with other processes, only those nobody owns
         self._sweeper = asyncio.create_task(self._sweep_now_and_then(), name="scopa-sweeper")
 
     async def close(self) -> None:
@@ -125,28 +133,38 @@ class CardRoom:
         async with self._loading:
             if self.tables.get(table.code) is table:
                 del self.tables[table.code]
+                await self.hub.release(table.code)
         await table.close()
 
-    async def get(self, code: str) -> Table | None:
-        """The table with ``code`` (any case), loaded from the database if it is not in memory."""
+    async def locate(self, code: str) -> Table | str | None:
+        """Where table ``code`` (any case) is: this process's own ``Table`` (taken over and
+        loaded from the database when nobody owned it), the name of the process that owns it,
+        or ``None`` when there is no such table."""
         code = normalise_code(code)
         table = self.tables.get(code)
         if table is not None:
             return table
         async with self._loading:  # one load per table, even when two clients ask at once
             table = self.tables.get(code)
-            if table is None:
-                stored = await self.storage.load_table(code)
-                if stored is not None:
-                    table = self.tables[code] = self._restore(stored)
+            if table is not None:
+                return table
+            if not await self.hub.claim(code):
+                owner = await self.hub.owner(code)
+                if owner is not None and owner != self.name:
+                    return owner
+                if not await self.hub.claim(code):  # its lease ran out just now
+                    return await self.hub.owner(code)
+            stored = await self.storage.load_table(code)
+            if stored is None:
+                await self.hub.release(code)
+                return None
+            table = self.tables[code] = self._restore(stored)
             return table
 
-    async def table(self, code: str) -> Table:
-        """Like :meth:`get`, but a missing table is a 404 for the lobby."""
-        table = await self.get(code)
-        if table is None:
-            raise LobbyError(404, f"no table has the code {normalise_code(code)!r}")
-        return table
+    async def get(self, code: str) -> Table | None:
+        """The table with ``code`` if this process owns it (see :meth:`locate`)."""
+        where = await self.locate(code)
+        return where if isinstance(where, Table) else None
 
     def _new_table(
         self, code: str, rules: Rules, look: str, status: str, seats: list[StoredSeat]
@@ -202,17 +220,28 @@ class CardRoom:
             code = new_table_code()
             if code in self.tables:
                 continue
+            if not await self.hub.claim(code):
+                continue
             try:
                 await self.storage.insert_table(code, rules.to_dict(), look, seats)
             except sqlalchemy.exc.IntegrityError:
+                await self.hub.release(code)
                 continue
             table = self.tables[code] = self._new_table(code, rules, look, "waiting", seats)
             return table, mine, token
         raise LobbyError(503, "could not find a free table code; try again")
 
-    def open_tables(self) -> list[Table]:
-        """Tables waiting for people, oldest first (the order they were created or loaded)."""
-        return [table for table in self.tables.values() if table.is_open()]
+    async def open_tables(self) -> list[dict[str, Any]]:
+        """Tables waiting for people, oldest first, as the lobby shows them: from memory when
+        this process is alone, else from the database, so every process lists the same."""
+        if not self.hub.shared:
+            return [table.info() for table in self.tables.values() if table.is_open()]
+        found = []
+        for stored in await self.storage.waiting_tables():
+            table = self.tables.get(stored.code) or self._restore(stored)
+            if table.is_open():
+                found.append(table.info())
+        return found
 
     async def match_record(self, match_id: int) -> dict[str, Any]:
         """A finished match's record (seed and decks included): 404 unknown, 403 not over."""

@@ -25,7 +25,13 @@ MAX_FRAME_BYTES = 64 * 1024
 client gets a readable ``too_large`` error instead."""
 
 
-def settings_from(db: str | None, bot_delay: float | None, turn_timeout: float | None) -> Settings:
+def settings_from(
+    db: str | None,
+    bot_delay: float | None,
+    turn_timeout: float | None,
+    redis: str | None = None,
+    name: str | None = None,
+) -> Settings:
     """Settings from the command line; a bot delay of ``d`` pauses between ``d/2`` and ``d``."""
     if bot_delay is not None and not bot_delay >= 0:
         raise ValueError(f"--bot-delay must be 0 or more seconds; got {bot_delay}")
@@ -33,7 +39,15 @@ def settings_from(db: str | None, bot_delay: float | None, turn_timeout: float |
         raise ValueError(f"--turn-timeout must be more than 0 seconds; got {turn_timeout}")
     delay = Settings.bot_delay if bot_delay is None else (bot_delay / 2, bot_delay)
     timeout = Settings.turn_timeout if turn_timeout is None else turn_timeout
-    return Settings(db_url=db or DEFAULT_DB, bot_delay=delay, turn_timeout=timeout)
+    if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError(f"--redis must be a redis:// URL; got {redis!r}")
+    return Settings(
+        db_url=db or DEFAULT_DB,
+        bot_delay=delay,
+        turn_timeout=timeout,
+        redis_url=redis,
+        process_name=name,
+    )
 
 
 def serve(settings: Settings, host: str, port: int) -> int:

@@ -38,7 +38,10 @@ class Settings:
     http_reads: str = "50/second;1200/minute"
     """The lobby's GET requests allowed per client address."""
     redis_url: str | None = None
-    """Redis, shared by every process of the room (rate limits, ...); None: one process alone."""
+    """Redis, shared by every process of the room (leases, messages between processes, rate
+    limits); None: one process alone."""
+    process_name: str | None = None
+    """This process's name among the room's processes (default: host and process id)."""
     sockets_per_seat: int = 3
     """Sockets one seat may keep open at once (a phone, a laptop, ...); a newer one replaces
     the oldest past this."""

@@ -22,21 +22,14 @@ from typing import Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .protocol import (
-    Hello,
-    HintRequest,
-    MoveRequest,
-    Ping,
-    ProtocolError,
-    Sync,
-    encode,
-    error_message,
-    parse,
-)
+from . import commands
+from .cluster import Cluster
+from .protocol import Hello, Ping, ProtocolError, encode, error_message, parse
 from .ratelimit import TokenBucket
 from .room import CardRoom
 from .settings import Settings
 from .tables import POLICY_VIOLATION, Table
+from .tokens import normalise_code
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +54,14 @@ class Connection:
         self.seat: int | None = None
         self.token: str | None = None
         self.table: Table | None = None
+        """The table, when this process owns it."""
+        self.greeted = False
+        self.code = ""
+        self.owner: str | None = None
+        """The process that owns the table, when another one does: this socket is relayed."""
+        self.relay_id = ""
+        self.welcomed = False
+        """Whether this client got its ``welcome`` (a takeover must not send it twice)."""
         self.bucket = TokenBucket(settings.rate_capacity, settings.rate_per_second)
         self.outbox: asyncio.Queue[str | _Close] = asyncio.Queue(settings.outbox_size + 1)
         self.closing = False
@@ -71,6 +72,8 @@ class Connection:
         if self.outbox.qsize() >= self.settings.outbox_size:
             self.close(TRY_AGAIN_LATER, "too many unread messages")
             return
+        if not self.welcomed and text.startswith('{"type":"welcome"'):
+            self.welcomed = True
         self.outbox.put_nowait(text)
 
     def close(self, code: int, reason: str) -> None:
@@ -133,7 +136,16 @@ class Connection:
             return False
         return True
 
-    async def serve(self, room: CardRoom, code: str) -> None:
+    def played(self) -> None:
+        self.bucket.give_back()
+
+    async def adopt(self, table: Table) -> None:
+        """This process took the table over: listen to it here, and get its state now."""
+        self.owner = None
+        if await table.seat_listener(self, self.token, None, welcome=not self.welcomed):
+            self.table = table
+
+    async def serve(self, room: CardRoom, cluster: Cluster, code: str) -> None:
         """Read this client's messages until it goes or is closed."""
         while not self.closing:
             timeout = self.settings.hello_timeout if self.table is None else None
@@ -148,80 +160,60 @@ class Connection:
             if not self.admit(text):
                 continue
             try:
-                await self.handle(room, code, text)
+                await self.handle(room, cluster, code, text)
             except ProtocolError as error:
                 self.refuse(error)
 
-    async def handle(self, room: CardRoom, code: str, text: str) -> None:
+    async def handle(self, room: CardRoom, cluster: Cluster, code: str, text: str) -> None:
         message = parse(text)
         if isinstance(message, Ping):
             self.push(encode({"type": "pong"}))
         elif isinstance(message, Hello):
-            await self.hello(room, code, message)
+            await self.hello(room, cluster, code, message)
+        elif self.owner is not None:
+            cluster.send(self.owner, {"op": "command", "conn": self.relay_id, "text": text})
         elif self.table is None:
             raise ProtocolError("hello_first", "say hello first, with your seat token or none")
-        elif isinstance(message, MoveRequest):
-            if self.seat is None:
-                raise ProtocolError(
-                    "not_seated", "spectators cannot play: say hello with a seat token", message.ref
-                )
-            await self.table.play(
-                self.seat, message.move, message.version, message.ref, self.token
-            )
+        elif await commands.run(self, self.table, message):
             # A played move is paced by the game itself (one per turn): only refused ones, and
             # every other message, count against the rate limit. Bots play at once in tests.
             self.bucket.give_back()
-        elif isinstance(message, HintRequest):
-            if self.seat is None:
-                raise ProtocolError(
-                    "not_seated", "spectators get no hints: say hello with a seat token",
-                    message.ref,
-                )
-            # Awaited here, like a move: this connection's next message waits for the hint, so
-            # one client has at most one search running for it. It counts against the rate limit.
-            self.push(await self.table.hint(self.seat, message.ref, self.token))
-        elif isinstance(message, Sync):
-            table = self.table
-            async with table.lock:
-                if table.game is None:
-                    raise ProtocolError("no_match", "no match has been dealt at this table yet")
-                self.push(table.state_message(self.seat, (message.match, message.version)))
 
-    async def hello(self, room: CardRoom, code: str, hello: Hello) -> None:
-        if self.table is not None:
+    async def hello(self, room: CardRoom, cluster: Cluster, code: str, hello: Hello) -> None:
+        if self.greeted:
             raise ProtocolError("already_said_hello", "this connection has already said hello")
-        table = await room.get(code)
-        if table is None:
+        where = await room.locate(code)
+        if where is None:
             self.refuse(ProtocolError("no_table", f"no table has the code {code!r}"))
             self.close(POLICY_VIOLATION, "no such table")
             return
-        seat = None
-        if hello.token is not None:
-            seat = table.seat_of(hello.token)
-            if seat is None:
-                self.refuse(ProtocolError("bad_token", "that token holds no seat at this table"))
-                self.close(POLICY_VIOLATION, "bad token")
-                return
-        async with table.lock:
-            self.table, self.seat, self.token = table, seat, hello.token
-            room.strangers -= 1
-            self.push(
-                encode(
-                    {
-                        "type": "welcome",
-                        "table": table.code,
-                        "seat": seat,
-                        "side": None if seat is None else table.rules.side_of(seat),
-                        "name": None if seat is None else table.seats[seat].name,
-                    }
-                )
-            )
-            table.attach(self, (hello.match, hello.version))
+        self.greeted = True
+        room.strangers -= 1
+        self.code, self.token = normalise_code(code), hello.token
+        if isinstance(where, Table):
+            if await where.seat_listener(self, hello.token, (hello.match, hello.version)):
+                self.table = where
+            return
+        # Another process owns the table: it says hello and sends everything, through it.
+        self.owner, self.relay_id = where, cluster.new_id()
+        cluster.relayed[self.relay_id] = self
+        cluster.send(
+            where,
+            {
+                "op": "attach",
+                "from": room.name,
+                "conn": self.relay_id,
+                "code": self.code,
+                "token": hello.token,
+                "since": [hello.match, hello.version],
+            },
+        )
 
 
 async def table_socket(socket: WebSocket, code: str) -> None:
     """The endpoint: accept, serve the client, and always let go of the table afterwards."""
     room: CardRoom = socket.app.state.room
+    cluster: Cluster = socket.app.state.cluster
     await socket.accept()
     connection = Connection(socket, room.settings)
     if room.strangers >= room.settings.max_strangers:
@@ -232,7 +224,7 @@ async def table_socket(socket: WebSocket, code: str) -> None:
     room.strangers += 1
     sender = asyncio.create_task(connection.send_all())
     try:
-        reader = asyncio.create_task(connection.serve(room, code))
+        reader = asyncio.create_task(connection.serve(room, cluster, code))
         done, _ = await asyncio.wait({reader, sender}, return_when=asyncio.FIRST_COMPLETED)
         if reader in done:
             if reader.exception() is not None and not isinstance(
@@ -247,10 +239,13 @@ async def table_socket(socket: WebSocket, code: str) -> None:
             with contextlib.suppress(BaseException):
                 await reader
     finally:
-        if connection.table is None:
+        if not connection.greeted:
             room.strangers -= 1
         sender.cancel()
         with contextlib.suppress(BaseException):
             await sender
         if connection.table is not None:
             connection.table.detach(connection)
+        if connection.owner is not None and connection.relay_id in cluster.relayed:
+            del cluster.relayed[connection.relay_id]
+            cluster.send(connection.owner, {"op": "detach", "conn": connection.relay_id})

@@ -367,6 +367,18 @@ class Storage:
             )
             return [row.code for row in result]
 
+    async def waiting_tables(self) -> list[StoredTable]:
+        """Every waiting table, oldest first (the lobby's list when processes share the room)."""
+        async with self.engine.connect() as connection:
+            result = await connection.execute(
+                sa.select(tables.c.code)
+                .where(tables.c.status == "waiting")
+                .order_by(tables.c.created_at)
+            )
+            codes = [row.code for row in result]
+        found = [await self.load_table(code) for code in codes]
+        return [table for table in found if table is not None]
+
     async def load_table(self, code: str) -> StoredTable | None:
         async with self.engine.connect() as connection:
             row = (

@@ -21,7 +21,7 @@ from ..game import Game
 from ..rules import Rules
 from ..view import Play
 from . import bots
-from .protocol import ProtocolError, encode
+from .protocol import ProtocolError, encode, error_message
 from .settings import Settings
 from .storage import Storage, StoredSeat, now
 from .tokens import hash_token, new_seat_token, new_seed, token_matches
@@ -244,6 +244,44 @@ class Table:
             listener.push(text)
             if over is not None:
                 listener.push(over)
+
+    async def seat_listener(
+        self,
+        listener: Listener,
+        token: str | None,
+        since: tuple[int | None, int | None] | None,
+        welcome: bool = True,
+    ) -> bool:
+        """Say hello to ``listener`` for the seat ``token`` holds (none: a spectator) and start
+        sending it this table's messages. A token that holds no seat: ``False``, and the
+        listener is told why and closed."""
+        seat = None
+        if token is not None:
+            seat = self.seat_of(token)
+            if seat is None:
+                listener.push(
+                    error_message(
+                        ProtocolError("bad_token", "that token holds no seat at this table")
+                    )
+                )
+                listener.close(POLICY_VIOLATION, "bad token")
+                return False
+        async with self.lock:
+            listener.seat = seat
+            if welcome:
+                listener.push(
+                    encode(
+                        {
+                            "type": "welcome",
+                            "table": self.code,
+                            "seat": seat,
+                            "side": None if seat is None else self.rules.side_of(seat),
+                            "name": None if seat is None else self.seats[seat].name,
+                        }
+                    )
+                )
+            self.attach(listener, since)
+        return True
 
     def attach(self, listener: Listener, since: tuple[int | None, int | None] | None) -> None:
         """Start sending this table's messages to ``listener``: the table, then the state.

@@ -1,0 +1,302 @@
+"""The card room's processes working as one: commands relayed to a table's owner, its messages
+relayed back, lobby requests forwarded, leases kept, and tables taken over from dead owners.
+
+Every process is an equal ``scopa serve`` behind one address. A socket may land on any of
+them. At the owner of its table (see :mod:`.hub`) it is an ordinary listener; anywhere else it
+is *relayed*: its hello and commands go to the owner's inbox, and the owner keeps a
+:class:`RemoteListener` for it, whose messages come back through this process's inbox. The
+owner runs the same code for both (:mod:`.commands`), so a seat's sockets may sit on different
+processes and still count together (presence, the cap of sockets per seat).
+
+Messages between processes are JSON objects with an ``op``: ``attach``, ``command`` and
+``detach`` go to an owner; ``push``, ``played`` and ``close`` come back; ``act`` and ``reply``
+carry lobby requests. They leave in the order they were sent (one sender task), so a socket's
+messages arrive in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from collections import defaultdict
+from typing import Any, Final, Protocol
+
+from .commands import run
+from .hub import RENEW_SECONDS
+from .protocol import ProtocolError, error_message, parse
+from .room import CardRoom
+from .tables import POLICY_VIOLATION, LobbyError, Table
+
+log = logging.getLogger(__name__)
+
+ASK_SECONDS: Final = 5.0
+"""How long a forwarded lobby request waits for the owner's answer."""
+SERVICE_RESTART: Final = 1012
+"""The close code for a socket whose table moved to another process: reconnect."""
+
+
+class Relayed(Protocol):
+    """A socket of this process whose table another process owns."""
+
+    code: str
+    token: str | None
+    owner: str | None
+    welcomed: bool
+
+    def push(self, text: str) -> None: ...
+
+    def close(self, code: int, reason: str) -> None: ...
+
+    def played(self) -> None:
+        """A move this socket sent was played (moves do not count against its rate limit)."""
+
+    async def adopt(self, table: Table) -> None:
+        """This process now owns the table: listen to it directly, as a local socket."""
+
+
+class RemoteListener:
+    """At the owner: a socket held by another process, listening to one of its tables."""
+
+    def __init__(
+        self, cluster: Cluster, process: str, conn: str, token: str | None, table: Table
+    ) -> None:
+        self.cluster = cluster
+        self.process = process
+        self.conn = conn
+        self.token = token
+        self.table = table
+        self.seat: int | None = None
+
+    def push(self, text: str) -> None:
+        self.cluster.send(self.process, {"op": "push", "conn": self.conn, "text": text})
+
+    def close(self, code: int, reason: str) -> None:
+        self.cluster.remotes.pop(self.conn, None)
+        self.cluster.send(
+            self.process, {"op": "close", "conn": self.conn, "code": code, "reason": reason}
+        )
+
+
+class Cluster:
+    """This process's part in a room of many (with one process alone, it has nothing to do but
+    answer the lobby from its own tables)."""
+
+    def __init__(self, room: CardRoom) -> None:
+        self.room = room
+        self.hub = room.hub
+        self.remotes: dict[str, RemoteListener] = {}
+        """Sockets of other processes listening to tables this one owns, by their id."""
+        self.relayed: dict[str, Relayed] = {}
+        """Sockets of this process whose tables other processes own, by their id."""
+        self._ids = itertools.count(1)
+        self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._outbox: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._orphans: set[str] = set()
+
+    async def open(self) -> None:
+        if not self.hub.shared:
+            return
+        await self.hub.open(self._deliver)
+        self._tasks.append(asyncio.create_task(self._send_all(), name="scopa-cluster-send"))
+        self._tasks.append(asyncio.create_task(self._keep_leases(), name="scopa-leases"))
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for code in list(self.room.tables):
+            with contextlib.suppress(Exception):
+                await self.hub.release(code)
+        await self.hub.close()
+
+    def new_id(self) -> str:
+        return f"{self.hub.name}/{next(self._ids)}"
+
+    def send(self, process: str, message: dict[str, Any]) -> None:
+        """Queue ``message`` for ``process``'s inbox; never blocks, keeps the order."""
+        self._outbox.put_nowait((process, message))
+
+    async def _send_all(self) -> None:
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty():
+                batch.append(self._outbox.get_nowait())
+            for process, message in batch:
+                try:
+                    await self.hub.send(process, message)
+                except Exception:
+                    log.exception("could not send to %s; the message is lost", process)
+
+    # -- the lobby -------------------------------------------------------------------------
+
+    async def act(self, code: str, action: str, args: dict[str, Any]) -> dict[str, Any]:
+        """Lobby ``action`` on table ``code``, at whichever process owns it: the table's
+        view, and a seat and token when one was taken."""
+        where = await self.room.locate(code)
+        if where is None:
+            raise LobbyError(404, f"no table has the code {code.strip().upper()!r}")
+        if isinstance(where, Table):
+            return await act_here(where, action, args)
+        ask = self.new_id()
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._replies[ask] = answer
+        self.send(
+            where,
+            {"op": "act", "id": ask, "from": self.hub.name, "code": code, "action": action,
+             "args": args},
+        )
+        try:
+            async with asyncio.timeout(ASK_SECONDS):
+                reply = await answer
+        except TimeoutError:
+            raise LobbyError(503, "the table's server did not answer in time; try again") from None
+        finally:
+            self._replies.pop(ask, None)
+        if "error" in reply:
+            status, message = reply["error"]
+            raise LobbyError(status, message)
+        result: dict[str, Any] = reply["result"]
+        return result
+
+    # -- the inbox -------------------------------------------------------------------------
+
+    async def _deliver(self, message: dict[str, Any]) -> None:
+        op = message.get("op")
+        if op == "push":
+            relayed = self.relayed.get(message["conn"])
+            if relayed is not None:
+                relayed.push(message["text"])
+        elif op == "played":
+            relayed = self.relayed.get(message["conn"])
+            if relayed is not None:
+                relayed.played()
+        elif op == "close":
+            relayed = self.relayed.pop(message["conn"], None)
+            if relayed is not None:
+                relayed.close(message["code"], message["reason"])
+        elif op == "attach":
+            await self._attach(message)
+        elif op == "command":
+            await self._command(message)
+        elif op == "detach":
+            remote = self.remotes.pop(message["conn"], None)
+            if remote is not None:
+                remote.table.detach(remote)
+        elif op == "act":
+            await self._act(message)
+        elif op == "reply":
+            waiting = self._replies.get(message["id"])
+            if waiting is not None and not waiting.done():
+                waiting.set_result(message)
+
+    async def _attach(self, message: dict[str, Any]) -> None:
+        process, conn, code = message["from"], message["conn"], message["code"]
+        where = await self.room.locate(code)
+        if isinstance(where, str):  # it moved on meanwhile: pass it along
+            self.send(where, message)
+            return
+        if where is None:
+            self.send(process, {"op": "push", "conn": conn, "text": error_message(
+                ProtocolError("no_table", f"no table has the code {code!r}"))})
+            self.send(process, {"op": "close", "conn": conn, "code": POLICY_VIOLATION,
+                                "reason": "no such table"})
+            return
+        remote = RemoteListener(self, process, conn, message.get("token"), where)
+        since = message.get("since") or [None, None]
+        if await where.seat_listener(
+            remote, remote.token, (since[0], since[1]), welcome=not message.get("again")
+        ):
+            self.remotes[conn] = remote
+
+    async def _command(self, message: dict[str, Any]) -> None:
+        remote = self.remotes.get(message["conn"])
+        if remote is None:
+            return
+        try:
+            if await run(remote, remote.table, parse(message["text"])):
+                self.send(remote.process, {"op": "played", "conn": remote.conn})
+        except ProtocolError as error:
+            remote.push(error_message(error))
+
+    async def _act(self, message: dict[str, Any]) -> None:
+        reply: dict[str, Any] = {"op": "reply", "id": message["id"]}
+        try:
+            reply["result"] = await self.act(message["code"], message["action"], message["args"])
+        except LobbyError as error:
+            reply["error"] = [error.status, error.message]
+        self.send(message["from"], reply)
+
+    # -- leases and takeovers --------------------------------------------------------------
+
+    async def _keep_leases(self) -> None:
+        while True:
+            await asyncio.sleep(RENEW_SECONDS)
+            try:
+                await self._tend()
+            except Exception:
+                log.exception("keeping the leases failed; trying again")
+
+    async def _tend(self) -> None:
+        """Renew this process's leases, let go of the tables it lost, take over the tables of
+        dead processes, forget sockets of dead processes, and follow relayed tables that
+        moved."""
+        for code in await self.hub.renew(list(self.room.tables)):
+            await self._lost(code)
+        self._orphans.update(await self.hub.orphans())
+        alive = await self.hub.alive()
+        for code in list(self._orphans):
+            where = await self.room.locate(code)
+            if where is None or isinstance(where, Table) or where in alive:
+                self._orphans.discard(code)
+        for conn, remote in list(self.remotes.items()):
+            if remote.process not in alive:
+                del self.remotes[conn]
+                remote.table.detach(remote)
+        by_table: dict[str, list[tuple[str, Relayed]]] = defaultdict(list)
+        for conn, relayed in self.relayed.items():
+            by_table[relayed.code].append((conn, relayed))
+        for code, sockets in by_table.items():
+            owner = await self.hub.owner(code)
+            if owner is not None and owner == sockets[0][1].owner:
+                continue
+            where = await self.room.locate(code)
+            for conn, relayed in sockets:
+                if isinstance(where, Table):
+                    del self.relayed[conn]
+                    await relayed.adopt(where)
+                elif isinstance(where, str):
+                    relayed.owner = where
+                    self.send(where, {"op": "attach", "from": self.hub.name, "conn": conn,
+                                      "code": code, "token": relayed.token,
+                                      "again": relayed.welcomed})
+
+    async def _lost(self, code: str) -> None:
+        """Another process owns ``code`` now: this one lets go, and its sockets reconnect."""
+        table = self.room.tables.pop(code, None)
+        if table is None:
+            return
+        log.warning("table %s: lease lost; letting go", code)
+        for listener in list(table.listeners):
+            listener.close(SERVICE_RESTART, "the table moved: connect again")
+        await table.close()
+
+
+async def act_here(table: Table, action: str, args: dict[str, Any]) -> dict[str, Any]:
+    """Lobby ``action`` on a table this process owns."""
+    seat: int | None = None
+    token: str | None = None
+    if action == "join":
+        seat, token = await table.join(args["name"], args.get("seat"))
+    elif action == "leave":
+        await table.leave(args["token"])
+    elif action == "start":
+        await table.start(args["token"])
+    elif action == "rematch":
+        await table.rematch(args["token"])
+    elif action != "show":
+        raise LobbyError(422, f"unknown lobby action {action!r}")
+    return {"table": table.info(), "seat": seat, "token": token}

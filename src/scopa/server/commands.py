@@ -1,0 +1,47 @@
+"""What a seated client may ask of its table once it has said hello: a move, a hint, a sync.
+
+The owner of a table runs these for its own sockets and for sockets relayed from other
+processes alike (``Peer`` is either); a refusal raises :class:`ProtocolError`, which goes back
+to that client alone.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from .protocol import ClientMessage, HintRequest, MoveRequest, ProtocolError, Sync
+from .tables import Table
+
+
+class Peer(Protocol):
+    """A client of the table: its seat (``None``: a spectator), token and outbox."""
+
+    seat: int | None
+    token: str | None
+
+    def push(self, text: str) -> None: ...
+
+
+async def run(peer: Peer, table: Table, message: ClientMessage) -> bool:
+    """Carry out ``message`` for ``peer``; whether it was a move that was played."""
+    if isinstance(message, MoveRequest):
+        if peer.seat is None:
+            raise ProtocolError(
+                "not_seated", "spectators cannot play: say hello with a seat token", message.ref
+            )
+        await table.play(peer.seat, message.move, message.version, message.ref, peer.token)
+        return True
+    if isinstance(message, HintRequest):
+        if peer.seat is None:
+            raise ProtocolError(
+                "not_seated", "spectators get no hints: say hello with a seat token", message.ref
+            )
+        # Awaited, like a move: this connection's next message waits for the hint, so one
+        # client has at most one search running for it. It counts against the rate limit.
+        peer.push(await table.hint(peer.seat, message.ref, peer.token))
+    elif isinstance(message, Sync):
+        async with table.lock:
+            if table.game is None:
+                raise ProtocolError("no_match", "no match has been dealt at this table yet")
+            peer.push(table.state_message(peer.seat, (message.match, message.version)))
+    return False

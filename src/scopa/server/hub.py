@@ -1,0 +1,228 @@
+"""What the card room's processes say to each other, and which of them owns which table.
+
+A table has one writer at a time: the process that holds its **lease**, a Redis key that
+expires unless its owner renews it. Every process may hold sockets for any table; one that
+does not own the table relays its sockets' commands to the owner's **inbox** (a Redis pub/sub
+channel per process), and the owner sends each relayed socket its messages back the same way.
+When an owner stops renewing (killed, paused, cut off), its leases expire and another process
+takes its tables over from the database. The database is the fence: a move is stored with its
+number, and the key (match, number) refuses a second move with the same number, so a paused
+owner that wakes up can never apply a move twice.
+
+:class:`LocalHub` is the one-process room (``scopa serve`` alone): it owns every table and has
+nobody to talk to. :class:`RedisHub` uses redis-py's asyncio client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import socket
+from collections.abc import Awaitable, Callable
+from typing import Any, Final, Protocol
+
+import redis.asyncio as redis
+
+log = logging.getLogger(__name__)
+
+Deliver = Callable[[dict[str, Any]], Awaitable[None]]
+
+LEASE_SECONDS: Final = 5.0
+"""A lease not renewed for this long expires: the longest a dead owner's tables wait for a new
+owner is this plus one renewal period."""
+RENEW_SECONDS: Final = 1.5
+"""How often an owner renews its leases and looks for processes that died."""
+PREFIX: Final = "scopa:"
+
+_RENEW: Final = """
+local kept = {}
+for i, key in ipairs(KEYS) do
+    if redis.call('GET', key) == ARGV[1] then
+        redis.call('PEXPIRE', key, ARGV[2])
+        kept[#kept + 1] = i
+    end
+end
+return kept
+"""
+_RELEASE: Final = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def process_name() -> str:
+    """This process's default name: host and process id, unique among running processes."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+class Hub(Protocol):
+    name: str
+    shared: bool
+    """Whether other processes share the room (and so the lobby and the leases)."""
+
+    async def open(self, deliver: Deliver) -> None:
+        """Start delivering this process's inbox to ``deliver``."""
+
+    async def close(self) -> None: ...
+
+    async def send(self, process: str, message: dict[str, Any]) -> None:
+        """Put ``message`` in ``process``'s inbox (lost if that process is gone)."""
+
+    async def claim(self, code: str) -> bool:
+        """Take table ``code``'s lease if nobody holds it; whether this process holds it now."""
+
+    async def owner(self, code: str) -> str | None:
+        """The process holding ``code``'s lease, if any."""
+
+    async def renew(self, codes: list[str]) -> list[str]:
+        """Renew this process's leases on ``codes``; returns the codes it no longer holds."""
+
+    async def release(self, code: str) -> None: ...
+
+    async def alive(self) -> set[str]:
+        """The processes that are alive now (this one included)."""
+
+    async def orphans(self) -> list[str]:
+        """The tables that processes now dead owned (each dead process is then forgotten)."""
+
+
+class LocalHub:
+    """One process alone: it owns every table, and there is nobody else."""
+
+    shared = False
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    async def open(self, deliver: Deliver) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+    async def send(self, process: str, message: dict[str, Any]) -> None:
+        raise AssertionError(f"one process alone has no process {process!r} to talk to")
+
+    async def claim(self, code: str) -> bool:
+        return True
+
+    async def owner(self, code: str) -> str | None:
+        return self.name
+
+    async def renew(self, codes: list[str]) -> list[str]:
+        return []
+
+    async def release(self, code: str) -> None:
+        pass
+
+    async def alive(self) -> set[str]:
+        return {self.name}
+
+    async def orphans(self) -> list[str]:
+        return []
+
+
+class RedisHub:
+    """Processes sharing one room through Redis: leases, inboxes, and who is alive."""
+
+    shared = True
+
+    def __init__(self, url: str, name: str) -> None:
+        self.name = name
+        self.redis: redis.Redis = redis.Redis.from_url(url, decode_responses=True)
+        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        self._reader: asyncio.Task[None] | None = None
+        self._renew = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
+        self._lease_ms = int(LEASE_SECONDS * 1000)
+
+    @staticmethod
+    def _inbox(process: str) -> str:
+        return f"{PREFIX}inbox:{process}"
+
+    @staticmethod
+    def _lease(code: str) -> str:
+        return f"{PREFIX}lease:{code}"
+
+    async def open(self, deliver: Deliver) -> None:
+        await self._pubsub.subscribe(self._inbox(self.name))
+        await self._beat()
+        self._reader = asyncio.create_task(self._read(deliver), name="scopa-hub")
+
+    async def _read(self, deliver: Deliver) -> None:
+        async for message in self._pubsub.listen():
+            try:
+                await deliver(json.loads(message["data"]))
+            except Exception:
+                log.exception("a message from another process failed: %.200s", message["data"])
+
+    async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+        with contextlib.suppress(Exception):
+            await self.redis.zrem(f"{PREFIX}processes", self.name)
+        await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+        await self.redis.aclose()
+
+    async def send(self, process: str, message: dict[str, Any]) -> None:
+        await self.redis.publish(self._inbox(process), json.dumps(message, separators=(",", ":")))
+
+    def _owned(self, process: str) -> str:
+        return f"{PREFIX}owned:{process}"
+
+    async def claim(self, code: str) -> bool:
+        if await self.redis.set(self._lease(code), self.name, nx=True, px=self._lease_ms):
+            await self.redis.sadd(self._owned(self.name), code)
+            return True
+        return await self.owner(code) == self.name
+
+    async def owner(self, code: str) -> str | None:
+        found = await self.redis.get(self._lease(code))
+        return None if found is None else str(found)
+
+    async def renew(self, codes: list[str]) -> list[str]:
+        await self._beat()
+        if not codes:
+            return []
+        kept = await self._renew(
+            keys=[self._lease(code) for code in codes], args=[self.name, self._lease_ms]
+        )
+        held = {codes[int(i) - 1] for i in kept}
+        lost = [code for code in codes if code not in held]
+        if lost:
+            await self.redis.srem(self._owned(self.name), *lost)
+        return lost
+
+    async def release(self, code: str) -> None:
+        await self._release(keys=[self._lease(code)], args=[self.name])
+        await self.redis.srem(self._owned(self.name), code)
+
+    async def _beat(self) -> None:
+        """Say this process is alive now (a sorted set of last heartbeats)."""
+        now: float = await self._now()
+        await self.redis.zadd(f"{PREFIX}processes", {self.name: now})
+
+    async def _now(self) -> float:
+        seconds, micros = await self.redis.time()
+        return float(seconds) + float(micros) / 1e6
+
+    async def alive(self) -> set[str]:
+        now = await self._now()
+        names = await self.redis.zrangebyscore(f"{PREFIX}processes", now - LEASE_SECONDS, "+inf")
+        return {str(name) for name in names}
+
+    async def orphans(self) -> list[str]:
+        now = await self._now()
+        dead = await self.redis.zrangebyscore(f"{PREFIX}processes", "-inf", now - LEASE_SECONDS)
+        codes: list[str] = []
+        for name in dead:
+            process = str(name)
+            codes.extend(str(code) for code in await self.redis.smembers(self._owned(process)))
+            await self.redis.delete(self._owned(process))
+            await self.redis.zrem(f"{PREFIX}processes", process)
+        return codes
