@@ -187,7 +187,11 @@ def test_the_end_of_a_match_never_strands_you(browser: Browser, web_server: str,
     page.click("#show-breakdown")
     page.wait_for_selector("#breakdown #winner")
     page.keyboard.press("Escape")
-    over.locator(".rematch").click()
+    # The rematch asks the lobby (answered here, as the table is scripted) with the seat token.
+    page.route("**/api/tables/ENDING/rematch", lambda route: route.fulfill(json={}))
+    with page.expect_request("**/api/tables/ENDING/rematch") as asked:
+        over.locator(".rematch").click()
+    assert asked.value.post_data_json == {"token": "token"}
     watched.check()
 
 
