@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +26,8 @@ from .server_support import (
     fresh_postgres,
     fresh_redis,
     play_randomly,
+    running_server,
+    settings_for,
     subprocess_server,
 )
 
@@ -154,3 +157,28 @@ async def test_three_processes_share_a_room_and_survive_a_kill_9() -> None:
                     assert stored[version_seen] == move
             assert Game.replay(record).winner == ada.connection.over["winner"]  # type: ignore[index]
             assert Game.replay(cy_record).winner == cy.connection.over["winner"]  # type: ignore[index]
+
+
+async def test_the_lobby_rate_limit_is_shared_through_redis(tmp_path: Path) -> None:
+    async with fresh_postgres() as db, fresh_redis() as redis:
+        shared = {"db_url": db, "redis_url": redis, "http_writes": "4/minute"}
+        async with running_server(
+            settings_for(tmp_path, process_name="a", **shared)
+        ) as a, Lobby(a.url) as one:
+            await one.health()  # started: the second one does not migrate beside it
+            async with running_server(
+                settings_for(tmp_path, process_name="b", **shared)
+            ) as b, Lobby(b.url) as two:
+                statuses = []
+                for lobby in (one, two, one, two, one, two):
+                    answer = await lobby.http.post("/api/tables", json={"name": "Ada"})
+                    statuses.append(answer.status_code)
+                assert statuses == [201, 201, 201, 201, 429, 429]
+                # Both list the same four tables, each owned by the process that made it.
+                listed = [
+                    sorted(table["code"] for table in await lobby.open_tables())
+                    for lobby in (one, two)
+                ]
+                assert listed[0] == listed[1] and len(listed[0]) == 4
+                owned = [(await lobby.health())["owned"] for lobby in (one, two)]
+                assert sorted(owned[0] + owned[1]) == listed[0] and len(owned[0]) == 2

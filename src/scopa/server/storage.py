@@ -38,6 +38,8 @@ MIGRATIONS: Final = Path(__file__).parent / "migrations"
 MAX_BATCH: Final = 512
 """Writes committed together at most; more wait for the next commit."""
 CHECKPOINT_SECONDS: Final = 1.0
+MIGRATION_LOCK: Final = 0x5C0BA
+"""The PostgreSQL advisory lock that migrations take: any number, the same in every process."""
 _ASYNC_DRIVERS: Final = {
     "sqlite": "sqlite+aiosqlite",
     "postgresql": "postgresql+asyncpg",
@@ -146,8 +148,13 @@ class Storage:
         its ping and reset) cost more than the commit itself."""
 
     async def open(self) -> None:
-        """Bring the schema up to date and start the writer."""
+        """Bring the schema up to date and start the writer. On PostgreSQL, processes that
+        start together migrate one at a time (an advisory lock held until the commit), so
+        none of them sees a half-made schema or makes it twice."""
         async with self.engine.begin() as connection:
+            if self.url.get_backend_name() == "postgresql":
+                await connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {
+                    "key": MIGRATION_LOCK})
             await connection.run_sync(_upgrade)
         self._tasks.append(asyncio.create_task(self._write_batches(), name="scopa-writer"))
         if self.url.get_backend_name() == "sqlite":
