@@ -4,7 +4,7 @@ Each playout is one new round from a fresh shuffle, played with random legal mov
 to its end and scored. Three ways, each a figure:
 
 - ``round``: the round state's own rollout, ``Round.deal``, ``play_randomly(rng)``
-  (the loop runs inside the core, native code when compiled), ``scores()``;
+  (the loop runs inside the core, native code when compiled), ``points()``;
 - ``round_loop``: the same with the loop here, in Python: ``legal()``, a random
   pick and ``apply()`` until the round is over;
 - ``game``: the public API, ``Game.new``, ``legal_moves()`` and ``play()`` until the
@@ -51,7 +51,7 @@ def round_rollouts(rules: Rules, count: int, seed: int) -> None:
     for number in range(count):
         state = Round.deal(rules, number % players, next_deck)
         state.play_randomly(rng)
-        state.scores()
+        state.points()
 
 
 def round_playouts(rules: Rules, count: int, seed: int) -> None:
@@ -70,7 +70,7 @@ def round_playouts(rules: Rules, count: int, seed: int) -> None:
         while not state.over:
             moves = legal()
             apply(moves[int(random_fraction() * len(moves))])
-        state.scores()
+        state.points()
 
 
 def game_playouts(rules: Rules, count: int, seed: int) -> None:

@@ -117,7 +117,7 @@ def playout_rate(rules: Rules, seconds: float) -> float:
                 line = deal.copy()
                 line.apply(move)
                 model.play_out(line)
-                line.scores()
+                line.points()
                 playouts += 1
     return playouts / (time.perf_counter() - start)
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scopa import CARDS, Card, RoundScore, Rules, match_winner, score_round
+from scopa.scoring import round_points, score_piles
 
-from .conftest import cards, codes
+from .conftest import cards, codes, rules_variants
 
 SCOPA = Rules.preset("scopa")
 CLASSIC = Rules.preset("scopa-classic")
@@ -227,3 +230,34 @@ def test_match_winner_uses_the_target() -> None:
     rules = Rules.preset("scopa", target=3)
     assert match_winner(rules, [3, 1]) == 0
     assert match_winner(rules, [2, 2]) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.builds(
+        lambda rules, re_bello, napola, sevens: rules.replace(
+            re_bello=re_bello, napola=napola, sevens=sevens
+        ),
+        st.sampled_from(rules_variants()),
+        st.booleans(),
+        st.booleans(),
+        st.booleans(),
+    ).flatmap(
+        lambda rules: st.tuples(
+            st.just(rules),
+            st.lists(st.integers(0, rules.sides), min_size=40, max_size=40),
+            st.lists(st.integers(0, 3), min_size=rules.sides, max_size=rules.sides),
+        )
+    )
+)
+def test_round_points_are_the_totals_of_the_breakdown(
+    case: tuple[Rules, list[int], list[int]],
+) -> None:
+    # Each card goes to a side's pile, or to nobody (index ``sides``).
+    rules, owners, sweeps = case
+    piles = [0] * rules.sides
+    for card_id, owner in enumerate(owners):
+        if owner < rules.sides:
+            piles[owner] |= 1 << card_id
+    expected = [score.total for score in score_piles(rules, piles, sweeps)]
+    assert round_points(rules, piles, sweeps) == expected

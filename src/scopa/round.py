@@ -26,8 +26,8 @@ API (positions are trusted: ``Game`` checks moves before they get here)
   round: the table goes to the side that captured last and ``over`` turns true.
 - ``play_randomly(rng)``: random legal moves to the round's end (rollouts).
 - ``copy()``, ``key()`` (a tuple of ints naming the position within one stock, for
-  transposition tables) and ``scores()`` (the round's :class:`~scopa.scoring.RoundScore`
-  by side, once ``over``).
+  transposition tables), ``scores()`` (the round's :class:`~scopa.scoring.RoundScore`
+  by side, once ``over``) and ``points()`` (their totals alone, faster).
 - Fields: ``hands`` (by seat), ``table``, ``piles`` and ``sweeps`` (by side),
   ``stock`` and ``dealt`` (cards of it dealt so far), ``to_move``, ``last`` (the side
   that captured last, -1: nobody), ``bonus`` (the table the dealer took, 0: none),
@@ -49,7 +49,7 @@ from .capture import MoveGenerator, move_generator
 from .cards import CARDS, VALUE_MASKS, value_of
 from .moves import Move
 from .rules import Rules
-from .scoring import RoundScore, score_piles
+from .scoring import RoundScore, round_points, score_piles
 
 _BITS: Final = tuple(card.bit for card in CARDS)
 _KINGS: Final = VALUE_MASKS[10]
@@ -58,8 +58,8 @@ _ACES: Final = VALUE_MASKS[1]
 
 def shuffled_deck(rng: random.Random) -> list[int]:
     """A uniformly shuffled deck of single-card masks, top first."""
-    # Sorting by random keys is a uniform shuffle, twice as fast as random.shuffle; the
-    # keys are drawn in card order, so a seed deals the decks it always has.
+    # Sorting by random keys is a uniform shuffle, twice as fast as random.shuffle. The
+    # keys are drawn in card order, as they always were, so a seed deals the same decks.
     random_key = rng.random
     keys = [random_key() for _ in range(40)]
     return [_BITS[i] for i in sorted(range(40), key=keys.__getitem__)]
@@ -380,3 +380,7 @@ class Round:
     def scores(self) -> list[RoundScore]:
         """The round's breakdown by side (meant for a round that is ``over``)."""
         return score_piles(self.facts.rules, self.piles, self.sweeps)
+
+    def points(self) -> list[int]:
+        """The round's points by side, ``scores()`` totals without the breakdown."""
+        return round_points(self.facts.rules, self.piles, self.sweeps)

@@ -120,7 +120,6 @@ class MasterPlayer:
             exact = solver.move_values(knowledge.sample(rng), moves)
             return sorted(exact, key=lambda item: -item[1])
         model = round_model(rules)
-        sides = rules.sides
         following = (knowledge.seat + 1) % rules.players
         reply = knowledge.hand_sizes[following] or (rules.hand_size if knowledge.stock_size else 0)
         prior = {
@@ -156,8 +155,7 @@ class MasterPlayer:
                     line = deal.copy()
                     line.apply(move)
                     model.play_out(line)
-                    scores = line.scores()
-                    value = utility([scores[side].total for side in range(sides)])
+                    value = utility(line.points())
                     values[move].append(value + prior[move])
             if self.time_budget is not None and time.perf_counter() - start > self.time_budget:
                 break

@@ -96,7 +96,7 @@ def round_points(rules: Rules, rounds: int = _CALIBRATION_ROUNDS) -> dict[tuple[
     for number in range(rounds):
         state = Round.deal(rules, number % rules.players, next_deck)
         model.play_out(state)
-        points = [score.total for score in state.scores()]
+        points = state.points()
         counts[points[0], points[1]] += 1
         counts[points[1], points[0]] += 1
     whole = sum(counts.values())

@@ -74,7 +74,7 @@ class Solver:
         key = (*state.piles, *state.sweeps)
         value = self._leaves.get(key)
         if value is None:
-            value = self._leaves[key] = self.utility([score.total for score in state.scores()])
+            value = self._leaves[key] = self.utility(state.points())
         return value
 
     def _search(self, state: Round, alpha: float, beta: float) -> float:
