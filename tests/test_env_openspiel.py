@@ -126,8 +126,13 @@ def test_ismcts_level_plays_legal_moves_and_is_not_offered_to_people() -> None:
         move = bot.choose(view)
         assert move in game.legal_moves()
         game.play(move)
-    with pytest.raises(ValueError, match="number of simulations of 1 or more"):
-        make("openspiel-ismcts:0")
+    timed = make("openspiel-ismcts:0.01s", seed=1)
+    assert timed.seconds == 0.01 and timed.name == "openspiel-ismcts:0.01s"
+    view = game.view(game.to_move)
+    assert timed.choose(view) in view.legal_moves()
+    for bad in ("openspiel-ismcts:0", "openspiel-ismcts:-1s", "openspiel-ismcts:fast"):
+        with pytest.raises(ValueError, match="number of simulations of 1 or more"):
+            make(bad)
     with pytest.raises(ValueError, match="unknown level 'openspiel'"):
         make_bot("openspiel")
 
