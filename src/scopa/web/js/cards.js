@@ -91,9 +91,15 @@ function pinta(suit, ink) {
   const gaps = Array.from({ length: PINTA_BREAKS[suit] }, (_, k) =>
     `<rect x="${22 + k * 6}" y="1.8" width="3.5" height="3.4" fill="#fffdf7"/>` +
     `<rect x="${34.5 - k * 6}" y="84.8" width="3.5" height="3.4" fill="#fffdf7"/>`).join("");
-  return `<rect x="3.5" y="3.5" width="53" height="83" rx="3" fill="none" stroke="${ink}"
-    stroke-width="1"/>${gaps}`;
+  return `<rect class="pinta" x="3.5" y="3.5" width="53" height="83" rx="3" fill="none"
+    stroke="${ink}" stroke-width="1"/>${gaps}`;
 }
+
+// Where the corner index and its small suit go: x is their centre line, y the baselines.
+const CORNER_AT = {
+  other: { x: 8.5, y: 12.5, size: 10.5, wideY: 12, wideSize: 8.5, suitY: 19.5 },
+  spanish: { x: 9.3, y: 13.5, size: 10, wideY: 13, wideSize: 7.5, suitY: 20.5 },
+};
 
 // The ace: one large symbol, on a medallion for the coins as the Latin decks do.
 function ace(look, suit) {
@@ -122,15 +128,18 @@ export function faceSvg(code, look) {
   } else {
     body = latinCourt(code[0], suit, ink, shape(look, suit));
   }
-  // Corners: the index and a small suit, in a column x 4..13 that no pip or figure enters.
-  const cornerMark = (transform) => `<g transform="${transform}"><text x="8.5" y="${
-    wide ? 12 : 12.5}" text-anchor="middle" font-size="${wide ? 8.5 : 10.5}"
-    font-weight="700" fill="${ink}" ${wide ? 'letter-spacing="-0.6"' : ""}
-    font-family="Arial, Helvetica, sans-serif">${corner}</text>${
-    symbol(look, suit, 8.5, 19.5, 7.5)}</g>`;
+  // Corners: the index and a small suit, in a column (x 4..13) that no pip or figure enters;
+  // Spanish ones sit further in, clear of the frame, two-digit numbers a size smaller.
+  const at = CORNER_AT[look === "spanish" ? "spanish" : "other"];
+  const cornerMark = (transform) => `<g class="corner" transform="${transform}"><text x="${
+    at.x}" y="${wide ? at.wideY : at.y}" text-anchor="middle" font-size="${
+    wide ? at.wideSize : at.size}" font-weight="700" fill="${ink}" ${
+    wide ? 'letter-spacing="-0.6"' : ""} font-family="Arial, Helvetica, sans-serif">${corner}</text>${
+    symbol(look, suit, at.x, at.suitY, 7)}</g>`;
   return `<svg xmlns="${SVG}" viewBox="0 0 60 90" class="card-svg" aria-hidden="true"
     focusable="false"><rect x="0.5" y="0.5" width="59" height="89" rx="5" fill="#fffdf7"
-    stroke="#4a5568" stroke-width="1"/>${look === "spanish" ? pinta(suit, ink) : ""}${body}${
+    stroke="#4a5568" stroke-width="1"/>${look === "spanish" ? pinta(suit, ink) : ""}<g class="${
+    rank < 7 ? "pips" : "figure"}">${body}</g>${
     cornerMark("")}${
     cornerMark("rotate(180 30 45)")}</svg>`;
 }

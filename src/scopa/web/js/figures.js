@@ -51,7 +51,7 @@ function headgear(cx, top, r, rank, ink) {
     stroke-linecap="round"/>`;
 }
 
-// French: a bust in the top half (x 12..48, y 12..45) and the same bust turned round below,
+// French: a bust in the top half (x 14..46, y 12..45) and the same bust turned round below,
 // split by a diagonal as on Anglo-French court cards. `held` is the suit symbol's markup.
 export function frenchCourt(rank, suit, ink, held) {
   const second = SECOND[suit];
@@ -65,12 +65,12 @@ export function frenchCourt(rank, suit, ink, held) {
       <circle cx="45" cy="19" r="1.6" fill="${GOLD}" ${stroke}/>` : ""}
     ${rank === "Q" ? `<path d="M41 44 L43 27" stroke="#2f855a" stroke-width="0.9"/>
       <circle cx="43" cy="26" r="2" fill="#e53e3e" ${stroke}/>` : ""}
-    <g transform="translate(13 33) scale(0.5)">${held}</g>`;
-  return `<rect x="12" y="12" width="36" height="66" rx="2" fill="#fffaf0" stroke="${ink}"
-    stroke-width="0.8"/><clipPath id="half-${rank}${suit}"><rect x="12" y="12" width="36"
+    <g transform="translate(15 33) scale(0.5)">${held}</g>`;
+  return `<rect x="14" y="12" width="32" height="66" rx="2" fill="#fffaf0" stroke="${ink}"
+    stroke-width="0.8"/><clipPath id="half-${rank}${suit}"><rect x="14" y="12" width="32"
     height="33"/></clipPath><g clip-path="url(#half-${rank}${suit})">${bust}</g>
     <g transform="rotate(180 30 45)"><g clip-path="url(#half-${rank}${suit})">${bust}</g></g>
-    <path d="M12 46.5 L48 43.5" stroke="${ink}" stroke-width="0.8"/>`;
+    <path d="M14 46.4 L46 43.6" stroke="${ink}" stroke-width="0.8"/>`;
 }
 
 // A standing figure (knave or king) in the panel x 14..46, y 10..80, the suit held high.
