@@ -4,6 +4,7 @@ gets, resampling for IS-MCTS, and IS-MCTS as a tournament level."""
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 
@@ -142,3 +143,11 @@ def test_a_tournament_runs_master_against_ismcts() -> None:
     result = run("master", "openspiel-ismcts:3", Rules.preset("scopa", target=1), seeds=1, seed=3)
     assert result.games == 2
     assert all(r.first_won in (True, False) for r in result.results)
+
+
+def test_without_the_rl_extra_the_level_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "scopa.env.ismcts", None)  # as if it could not import
+    with pytest.raises(ValueError, match=r"needs OpenSpiel .*pip install -e '\.\[rl\]'"):
+        make_bot("openspiel-ismcts:10")

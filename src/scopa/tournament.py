@@ -67,8 +67,12 @@ def make_bot(level: str, seed: int | None = None) -> Player:
     ``FACTORY(ARGUMENT or None, seed)`` from that Python file (such as an agent trained on
     :mod:`scopa.env`, see ``examples/``). These two are for tournaments, not the card room."""
     if level.partition(":")[0] == "openspiel-ismcts":
-        from .env.ismcts import make
-
+        try:
+            from .env.ismcts import make
+        except ImportError as error:
+            raise ValueError(
+                f"{level} needs OpenSpiel ({error.name or error}): pip install -e '.[rl]'"
+            ) from None
         return make(level, seed)
     path, _, rest = level.partition(":")
     if path.endswith(".py") and rest:
