@@ -22,6 +22,8 @@ fi
 eval "$(bash scripts/postgres.sh)"
 # The card room's multi-process tests also need Redis: start (or reuse) one the same way.
 eval "$(bash scripts/redis.sh)"
+# ... behind Debian's nginx, with the configuration in deploy/nginx/.
+eval "$(bash scripts/nginx.sh)"
 # The web client's browser tests drive Debian's Chromium: install it when missing, the same way.
 eval "$(bash scripts/chromium.sh)"
 

@@ -205,3 +205,84 @@ def subprocess_server(db: str, *options: str) -> Iterator[ServerProcess]:
         process.wait(TIMEOUT)
         if process.stdout is not None:
             process.stdout.close()
+
+
+NGINX = os.environ.get("SCOPA_TEST_NGINX")
+NO_NGINX = os.environ.get(
+    "SCOPA_TEST_NGINX_MISSING", "no nginx: scripts/test.sh installs it and sets SCOPA_TEST_NGINX"
+)
+LOCATIONS = Path(__file__).resolve().parent.parent / "deploy" / "nginx" / "scopa-locations.conf"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def nginx_in_front(urls: list[str], folder: Path) -> Iterator[str]:
+    """Debian's nginx on a loopback port in front of the card room processes at ``urls``,
+    with the repository's deploy/nginx/scopa-locations.conf; yields its URL once it answers."""
+    if not NGINX:
+        pytest.skip(NO_NGINX)
+    port = free_port()
+    upstreams = "\n".join(
+        f"        server {url.split('//')[1].rstrip('/')} max_fails=1 fail_timeout=5s;"
+        for url in urls
+    )
+    folder.mkdir(parents=True, exist_ok=True)
+    config = folder / "nginx.conf"
+    config.write_text(
+        f"""{"user root;" if os.geteuid() == 0 else ""}
+worker_processes 1;
+daemon off;
+pid {folder}/nginx.pid;
+error_log {folder}/error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    upstream scopa {{
+{upstreams}
+        keepalive 32;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        include {LOCATIONS};
+    }}
+}}
+"""
+    )
+    process = subprocess.Popen(
+        [NGINX, "-c", str(config), "-p", str(folder), "-e", str(folder / "error.log")],
+        stdin=subprocess.DEVNULL,
+    )
+    try:
+        with contextlib.ExitStack() as stack:
+            stack.callback(process.wait, TIMEOUT)
+            stack.callback(process.send_signal, signal.SIGTERM)
+            # nginx says nothing when it is ready: wait (at most TIMEOUT) until it accepts.
+            deadline = TIMEOUT
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    if process.poll() is not None or deadline <= 0:
+                        raise AssertionError((folder / "error.log").read_text()) from None
+                    deadline -= 0.05
+                    process_wait(process, 0.05)
+            yield f"http://127.0.0.1:{port}"
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(TIMEOUT)
+
+
+def process_wait(process: subprocess.Popen[Any], seconds: float) -> None:
+    """Wait up to ``seconds`` for ``process`` to end (a bounded wait between two tries)."""
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(seconds)

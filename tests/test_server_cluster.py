@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +20,16 @@ from scopa import Game
 from scopa.client import Lobby, TableConnection
 
 from .server_support import (
+    LOCATIONS,
+    NGINX,
+    NO_NGINX,
     TIMEOUT,
     Seated,
     ServerProcess,
     anyio_backend,
     fresh_postgres,
     fresh_redis,
+    nginx_in_front,
     play_randomly,
     running_server,
     settings_for,
@@ -73,67 +78,68 @@ def plays_seen(messages: list[dict[str, Any]]) -> dict[int, str]:
     }
 
 
-async def test_three_processes_share_a_room_and_survive_a_kill_9() -> None:
+async def test_three_processes_behind_nginx_share_a_room_and_survive_a_kill_9(
+    tmp_path: Path,
+) -> None:
     async with fresh_postgres() as db, fresh_redis() as redis:
         with contextlib.ExitStack() as stack:
-            servers = [
-                stack.enter_context(
+            servers = {
+                f"p{k}": stack.enter_context(
                     subprocess_server(db, "--redis", redis, "--name", f"p{k}", "--bot-delay", "0")
                 )
                 for k in (1, 2, 3)
-            ]
-            first, second, third = servers
-            async with Lobby(first.url) as one, Lobby(second.url) as two, Lobby(
-                third.url
-            ) as three:
-                created = await one.create_table(name="Ada")
+            }
+            front = stack.enter_context(
+                nginx_in_front([server.url for server in servers.values()], tmp_path / "nginx")
+            )
+            async with Lobby(front) as lobby:
+                created = await lobby.create_table(name="Ada")
                 code = created["table"]["code"]
-                assert await owner_of(servers, code) == ["p1"]
+                (owner,) = await owner_of(list(servers.values()), code)
                 # The lobby is the same from every process.
-                for lobby in (one, two, three):
-                    assert [t["code"] for t in await lobby.open_tables()] == [code]
-                # Requests at other processes go to the owner.
-                bob = await two.join(code, "Bob")
+                for server in servers.values():
+                    async with Lobby(server.url) as direct:
+                        assert [t["code"] for t in await direct.open_tables()] == [code]
+                bob = await lobby.join(code, "Bob")  # through nginx: at any process
                 assert bob["table"]["seats"][1]["name"] == "Bob"
+                # Ada and Bob play from the two processes that do not own the table.
+                others = [name for name in servers if name != owner]
                 ada = Seated(0, created["token"], await TableConnection.open(
-                    second.url, code, created["token"]))
+                    servers[others[0]].url, code, created["token"]))
                 bea = Seated(1, bob["token"], await TableConnection.open(
-                    third.url, code, bob["token"]))
-                started = await three.start(code, created["token"])
+                    servers[others[1]].url, code, bob["token"]))
+                started = await lobby.start(code, created["token"])
                 assert started["status"] == "playing"
                 people = [ada, bea]
-                seen: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
                 for person in people:
-                    seen[person.seat].append(
-                        await person.connection.wait_for(lambda m: m["type"] == "state", TIMEOUT)
-                    )
-                assert (await one.table(code))["seats"][0]["connected"]  # relayed, yet present
+                    await person.connection.wait_for(lambda m: m["type"] == "state", TIMEOUT)
+                assert (await lobby.table(code))["seats"][0]["connected"]  # relayed, yet present
                 rng = random.Random(12)
                 await play_moves(people, 6, rng)
                 version = ada.connection.version
-                assert version == 6 and await owner_of(servers, code) == ["p1"]
-                # A table against bots, played through the owner's own socket.
-                computer = await one.play_computer(name="Cy", level="random")
-                cy_code = computer["table"]["code"]
-                cy = Seated(0, computer["token"], await TableConnection.open(
-                    first.url, cy_code, computer["token"]))
-                await cy.connection.wait_for(lambda m: m["type"] == "state", TIMEOUT)
-                await play_moves([cy], 2, rng)
-                cy_at = (cy.connection.match, cy.connection.version)
+                assert version == 6 and await owner_of(list(servers.values()), code) == [owner]
+            # A table against bots at the same owner, played on the owner's own socket.
+            async with Lobby(servers[owner].url) as direct:
+                computer = await direct.play_computer(name="Cy", level="random")
+            cy_code = computer["table"]["code"]
+            cy = Seated(0, computer["token"], await TableConnection.open(
+                servers[owner].url, cy_code, computer["token"]))
+            await cy.connection.wait_for(lambda m: m["type"] == "state", TIMEOUT)
+            await play_moves([cy], 2, rng)
+            cy_at = (cy.connection.match, cy.connection.version)
 
-            first.kill()
-            # The relayed sockets are taken over by p2 or p3, which pushes the state at once.
+            servers.pop(owner).kill()
+            # The relayed sockets' table is taken over by a survivor, which pushes the state.
             for person in people:
                 pushed = await person.connection.wait_for(
                     lambda m: m["type"] == "state", TAKEOVER + TIMEOUT
                 )
                 assert pushed["version"] == version
-            survivors = [second, third]
-            (new_owner,) = await owner_of(survivors, code)
-            assert new_owner in ("p2", "p3")
-            # Cy's socket died with p1: Cy comes back at another process, at his version.
+            (new_owner,) = await owner_of(list(servers.values()), code)
+            assert new_owner in others
+            # Cy's socket died with its process: Cy comes back through nginx, at his version.
             cy.connection = await TableConnection.open(
-                second.url, cy_code, cy.token, match=cy_at[0], version=cy_at[1],
+                front, cy_code, cy.token, match=cy_at[0], version=cy_at[1],
                 timeout=TAKEOVER + TIMEOUT,
             )
             state = await cy.connection.wait_for(lambda m: m["type"] == "state", TIMEOUT)
@@ -145,16 +151,17 @@ async def test_three_processes_share_a_room_and_survive_a_kill_9() -> None:
             collected = await asyncio.gather(
                 *(play_randomly(p, random.Random(k)) for k, p in enumerate([*people, cy]))
             )
-            async with Lobby(third.url) as lobby:
+            async with Lobby(front) as lobby:
                 match = ada.connection.match
                 assert match is not None
                 record = await lobby.match_record(match)
                 cy_record = await lobby.match_record(cy.connection.match or 0)
-            # Every move acknowledged to anyone is in the record, in its place, once.
+            # Every move shown to anyone is in the record, in its place, once.
             stored = dict(enumerate(record["moves"], start=1))
-            for person, messages in zip(people, collected[:2], strict=True):
-                for version_seen, move in plays_seen(seen[person.seat] + messages).items():
+            for messages in collected[:2]:
+                for version_seen, move in plays_seen(messages).items():
                     assert stored[version_seen] == move
+            assert len(plays_seen(collected[0])) == len(stored) - version
             assert Game.replay(record).winner == ada.connection.over["winner"]  # type: ignore[index]
             assert Game.replay(cy_record).winner == cy.connection.over["winner"]  # type: ignore[index]
 
@@ -182,3 +189,32 @@ async def test_the_lobby_rate_limit_is_shared_through_redis(tmp_path: Path) -> N
                 assert listed[0] == listed[1] and len(listed[0]) == 4
                 owned = [(await lobby.health())["owned"] for lobby in (one, two)]
                 assert sorted(owned[0] + owned[1]) == listed[0] and len(owned[0]) == 2
+
+
+def test_the_deployed_site_config_is_one_nginx_accepts(tmp_path: Path) -> None:
+    """deploy/nginx/scopa.conf (TLS, the upstream of three processes) as nginx -t reads it,
+    with a self-signed certificate in place of the real one."""
+    if not NGINX:
+        pytest.skip(NO_NGINX)
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=room.example.org", "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )
+    site = (LOCATIONS.parent / "scopa.conf").read_text()
+    site = site.replace("/etc/letsencrypt/live/room.example.org/fullchain.pem", str(cert))
+    site = site.replace("/etc/letsencrypt/live/room.example.org/privkey.pem", str(key))
+    site = site.replace("/etc/nginx/scopa-locations.conf", str(LOCATIONS))
+    (tmp_path / "scopa.conf").write_text(site)
+    config = tmp_path / "nginx.conf"
+    config.write_text(
+        f"pid {tmp_path}/nginx.pid;\nevents {{}}\n"
+        f"http {{ access_log off; include {tmp_path}/scopa.conf; }}\n"
+    )
+    checked = subprocess.run(
+        [NGINX, "-t", "-c", str(config), "-p", str(tmp_path), "-e", str(tmp_path / "error.log")],
+        capture_output=True, text=True,
+    )
+    assert checked.returncode == 0, checked.stderr
+    assert "syntax is ok" in checked.stderr
