@@ -19,8 +19,10 @@ from scopa.players import LEVELS  # noqa: E402
 from scopa.tournament import make_bot, run  # noqa: E402
 
 
-@pytest.mark.parametrize(("preset", "players"), [("scopa", 2), ("escoba", 2), ("scopa", 4),
-                                                 ("escoba", 4), ("scopa-classic", 2)])
+@pytest.mark.parametrize(("preset", "players"), [
+    ("scopa", 2), ("escoba", 2), ("scopa", 4), ("escoba", 4), ("scopa-classic", 2), ("scopa", 3),
+    ("scopa", 6), ("scopa-assi", 2), ("scopone-scientifico", 4),
+])
 def test_openspiel_random_simulation_test(preset: str, players: int) -> None:
     pyspiel.random_sim_test(load_game(preset, players), num_sims=5, serialize=False,
                             verbose=False)
