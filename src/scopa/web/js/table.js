@@ -550,7 +550,9 @@ export function showTable(main, code) {
       content,
       dialogNow ? dialog() : null,
     ].filter(Boolean));
-    if (before) animate(main, before, motion);
+    // How many cards the last redraw set moving: 0 under prefers-reduced-motion.
+    main.dataset.moving = before ? animate(main, before, { ...motion,
+      draw: (card) => cardImage(card, look()) }) : 0;
     const modal = main.querySelector("dialog");
     modal?.showModal();
     if (dialogWas && !dialogNow) {
