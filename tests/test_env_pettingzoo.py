@@ -7,6 +7,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("pettingzoo", reason="the rl extra is not installed: pip install -e '.[rl]'")
 
@@ -226,3 +228,32 @@ def test_the_match_under_the_environments_is_games_match(preset: str, players: i
         game.play(move)
     assert match.is_over and match.winner == game.winner and match.scores == game.scores
     assert match.record() == game.record()
+
+
+@settings(max_examples=30, deadline=None)
+@given(setting=st.sampled_from(SETTINGS), seed=st.integers(0, 2**32), moves=st.integers(0, 80))
+def test_any_position_shows_no_hidden_card_and_masks_exactly_the_legal_moves(
+    setting: tuple[str, int], seed: int, moves: int
+) -> None:
+    preset, players = setting
+    environment = env(preset=preset, players=players)
+    environment.reset(seed=seed)
+    match = environment.match
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        if match.is_over:
+            break
+        legal = match.legal_moves()
+        environment.step(actions.action_of(match.rules, legal[int(rng.integers(len(legal)))]))
+    rules = match.rules
+    cards_end = 40 * (3 + rules.sides)
+    for seat, agent in enumerate(environment.possible_agents):
+        observed = environment.observe(agent)
+        shown = 0
+        for k in np.flatnonzero(observed["observation"][:cards_end]):
+            shown |= 1 << (int(k) % 40)
+        assert not shown & match.unseen(seat)
+        masked = {int(a) for a in np.flatnonzero(observed["action_mask"])}
+        expected = ({actions.action_of(rules, m) for m in match.legal_moves()}
+                    if match.to_move == seat else set())
+        assert masked == expected
