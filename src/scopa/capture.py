@@ -8,7 +8,7 @@ depends on, so they never go stale; they are cleared when large.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Final
 
 from .cards import ALL_CARDS_MASK, CAPTURE_VALUES, VALUE_MASKS, Card, mask_of
@@ -83,9 +83,6 @@ def capture_masks(rules: Rules, table: int, card_id: int) -> tuple[int, ...]:
     return options
 
 
-LegalMoves = Callable[[int, int], list[Move]]
-"""``legal(hand, table) -> moves``: the move generator of one rule set."""
-
 _GENERATORS: dict[tuple[object, ...], MoveGenerator] = {}
 
 
@@ -115,7 +112,7 @@ def _memo_reach(rules: Rules, card_id: int) -> tuple[int, int]:
 
 
 class MoveGenerator:
-    """The legal moves of one rule set: ``generator(hand, table)`` or :meth:`moves`.
+    """The legal moves of one rule set: :meth:`moves`.
 
     A native class when compiled, so the round state calls :meth:`moves` directly.
     The moves of a card onto the part of the table that decides them (see
@@ -131,9 +128,6 @@ class MoveGenerator:
         self._memo: dict[int, tuple[Move, ...]] = {}
         self._free_trails = rules.must_capture == "none"
         self._trail_only_without_capture = rules.must_capture == "hand"
-
-    def __call__(self, hand: int, table: int) -> list[Move]:
-        return self.moves(hand, table)
 
     def moves(self, hand: int, table: int) -> list[Move]:
         """Every move a player holding ``hand`` may make onto ``table`` (both masks),
@@ -173,7 +167,7 @@ class MoveGenerator:
 
 def legal_moves_of(rules: Rules, hand: int, table: int) -> list[Move]:
     """The moves a player holding ``hand`` may make onto ``table`` (both masks)."""
-    return move_generator(rules)(hand, table)
+    return move_generator(rules).moves(hand, table)
 
 
 def capture_options(rules: Rules, table: Iterable[Card], card: Card) -> list[frozenset[Card]]:

@@ -79,7 +79,7 @@ class RoundModel:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.legal = move_generator(rules)
+        self.legal = move_generator(rules).moves
         self.players = rules.players
         self.sides = rules.sides
         self.hand_size = rules.hand_size
