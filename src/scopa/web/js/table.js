@@ -340,8 +340,10 @@ export function showTable(main, code) {
     h("div", { class: "who" },
       h("span", { class: "name" }, toMove ? "▶ " : "", seatName(seat.seat)),
       tags.length ? h("span", { class: "tags" }, tags.join(" · ")) : null,
+      // Here is a dot (its words for screen readers); away is said in words on the felt.
       status ? h("span", { class: `status ${status}`, "data-status": status },
-        status === "here" ? "● " : "◌ ", statusText) : null),
+        status === "here" ? ["● ", h("span", { class: "sr-only" }, statusText)]
+          : ["◌ ", statusText]) : null),
     me ? null : held(cardBacks(v.hand_sizes[seat.seat], back())),
     keepers.get(seat.side) === seat.seat ? pile(seat.side, v.piles[seat.side].length,
       sweeps[seat.side], look(), sideName(seat.side), back()) : null);
