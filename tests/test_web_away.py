@@ -1,0 +1,51 @@
+"""A friend who goes away: the others see the seat marked away at once, the turn says so
+instead of waiting on "Friend to play." for ever, and once the server's turn timeout has the
+computer play for them, the seat says that too and the match goes on. A real card room with a
+one-second turn timeout, two browsers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser
+
+from .server_support import sqlite_url, subprocess_server
+from .web_support import open_page, play_one_card, version
+
+
+@pytest.fixture(scope="module")
+def impatient_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = sqlite_url(tmp_path_factory.mktemp("away") / "room.db")
+    with subprocess_server(db, "--bot-delay", "0", "--turn-timeout", "1") as server:
+        yield server.url
+
+
+def test_an_away_friend_is_shown_and_played_for(browser: Browser,
+                                                impatient_server: str) -> None:  # fmt: skip
+    ada = open_page(browser, impatient_server)
+    ada.page.fill("#name", "Ada")
+    ada.page.click("#create-table")
+    bruno = open_page(browser, ada.page.input_value("#share-link"))
+    bruno.page.fill("#join-name", "Bruno")
+    bruno.page.click("#take-seat")
+    ada.page.wait_for_selector("#start:not([disabled])")
+    ada.page.click("#start")
+    bruno.page.wait_for_selector("#board")
+    ada.page.wait_for_selector('.seat[data-seat="1"] .status[data-status="here"]')
+    bruno.check()
+    bruno.page.context.close()
+
+    page = ada.page
+    page.wait_for_selector('.seat[data-seat="1"] .status[data-status="away"]')
+    assert "away" in page.inner_text('.seat[data-seat="1"]')
+    play_one_card(page)  # Ada leads; now it is Bruno's turn, and he is away.
+    after_ada = version(page)
+    page.wait_for_function(
+        "v => document.querySelector('#board')?.dataset.version !== v", arg=after_ada
+    )
+    # The computer played for Bruno: his seat says so, and it is Ada's turn again.
+    page.wait_for_selector('.seat[data-seat="1"] .status[data-status="stand-in"]')
+    assert "the computer plays for them" in page.inner_text('.seat[data-seat="1"]')
+    page.wait_for_selector(".hand button.playable")
+    ada.check()
