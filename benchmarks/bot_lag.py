@@ -23,20 +23,25 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from scopa import Game, Rules, View
-from scopa.server.bots import BotPool, choose
+from scopa import Game, Rules
+from scopa.server.bots import BotPool, Position, move_at, position
 
 
-def positions(count: int, seed: int) -> list[View]:
-    """Views of the player to move, a few plays into random matches."""
+def positions(count: int, seed: int) -> list[Position]:
+    """Jobs for the player to move, a few plays into random matches."""
     rng = random.Random(seed)
-    views = []
-    while len(views) < count:
-        game = Game.new(Rules.preset("scopa"), seed=rng.randrange(2**32))
+    jobs = []
+    while len(jobs) < count:
+        match_seed = rng.randrange(2**32)
+        game = Game.new(Rules.preset("scopa"), seed=match_seed)
+        plays = []
         for _ in range(rng.randrange(0, 12)):
             game.play(rng.choice(game.legal_moves()))
-        views.append(game.view(game.to_move))
-    return views
+            assert game.last_move is not None
+            plays.append(game.last_move)
+        assert game.to_move is not None
+        jobs.append(position(game.rules, match_seed, None, plays, game.to_move))
+    return jobs
 
 
 async def ticker(stop: asyncio.Event, lags: list[float], period: float = 0.001) -> None:
@@ -47,7 +52,7 @@ async def ticker(stop: asyncio.Event, lags: list[float], period: float = 0.001) 
 
 
 async def measure(
-    search: Callable[[View], Awaitable[object]], searches: int, seconds: float
+    search: Callable[[Position], Awaitable[object]], searches: int, seconds: float
 ) -> tuple[list[float], int]:
     views = positions(200, seed=1)
     stop = asyncio.Event()
@@ -88,17 +93,17 @@ def main() -> None:
         if args.threads:
             with ThreadPoolExecutor(args.workers) as threads:
                 return await measure(
-                    lambda view: loop.run_in_executor(threads, choose, "master", view),
+                    lambda job: loop.run_in_executor(threads, move_at, "master", job),
                     args.searches,
                     args.seconds,
                 )
         pool = BotPool(args.workers)
         try:
             return await measure(
-                lambda view: pool.run(choose, "master", view), args.searches, args.seconds
+                lambda job: pool.think("master", job), args.searches, args.seconds
             )
         finally:
-            pool.close()
+            await pool.close()
 
     lags, done = asyncio.run(run())
     where = f"{args.workers} threads" if args.threads else f"{args.workers} worker processes"

@@ -1,17 +1,35 @@
-"""The bots' worker processes: moves come from another process, and a job whose worker dies
-is run again on a new one."""
+"""The bots' workers: this machine's pool of processes, and ``scopa bots`` workers that take
+jobs from Redis; moves come from another process, and a job whose worker dies is run again."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis.asyncio as aredis
 
 from scopa import Game, Rules
-from scopa.server.bots import BotPool, choose
+from scopa.client import Lobby, TableConnection
+from scopa.server.bots import BotPool, position
+from scopa.server.workers import WORKERS, inbox, working
 
-from .server_support import anyio_backend
+from .server_support import (
+    TIMEOUT,
+    Seated,
+    anyio_backend,
+    fresh_redis,
+    play_randomly,
+    running_server,
+    settings_for,
+)
 
 pytestmark = pytest.mark.anyio
 __all__ = ["anyio_backend"]
@@ -31,14 +49,25 @@ def die_once(marker: str) -> int:
 
 async def test_a_bot_moves_in_a_worker_process() -> None:
     game = Game.new(Rules.preset("escoba"), seed=5)
-    view = game.view(game.to_move)
+    for _ in range(3):
+        game.play(game.legal_moves()[0])
+    seat = game.to_move
+    assert seat is not None
+    plays = []  # the public plays so far, as the table keeps them
+    replayed = Game.new(game.rules, seed=5)
+    for move in game.record()["moves"]:
+        replayed.play(move)
+        assert replayed.last_move is not None
+        plays.append(replayed.last_move)
     pool = BotPool(1)
     try:
-        move = await pool.run(choose, "master", view)
-        assert move in view.legal_moves()
+        move = await pool.think("master", position(game.rules, 5, None, plays, seat))
+        assert move in game.view(seat).legal_moves()
+        hinted, why = await pool.advise(position(game.rules, 5, None, plays, seat))
+        assert hinted in game.view(seat).legal_moves() and str(why)
         assert await pool.run(worker_pid) != os.getpid()
     finally:
-        pool.close()
+        await pool.close()
 
 
 async def test_a_job_whose_worker_dies_runs_again(tmp_path: Path) -> None:
@@ -49,4 +78,64 @@ async def test_a_job_whose_worker_dies_runs_again(tmp_path: Path) -> None:
         assert second not in (first, os.getpid())  # a new worker answered
         assert (tmp_path / "died").exists()
     finally:
-        pool.close()
+        await pool.close()
+
+
+@contextlib.contextmanager
+def bot_worker(redis: str, name: str) -> Iterator[subprocess.Popen[str]]:
+    """``scopa bots`` in its own process; its first line says it is taking jobs."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "scopa", "bots", "--redis", redis, "--name", name],
+        stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert process.stdout is not None
+        assert "taking jobs" in process.stdout.readline()
+        yield process
+    finally:
+        process.kill()
+        process.wait(TIMEOUT)
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+async def test_bot_workers_play_and_hint_through_redis(tmp_path: Path) -> None:
+    async with fresh_redis() as redis:
+        settings = settings_for(tmp_path, redis_url=redis, bot_queue=True, process_name="web")
+        with bot_worker(redis, "w1"), bot_worker(redis, "w2"):
+            async with running_server(settings) as server, Lobby(server.url) as lobby:
+                grant = await lobby.play_computer(name="Ada", level="expert")
+                person = await TableConnection.open(
+                    server.url, grant["table"]["code"], grant["token"]
+                )
+                await person.wait_for(lambda m: m["type"] == "state" and person.my_turn, TIMEOUT)
+                await person.hint(ref="h")
+                hinted = await person.wait_for(lambda m: m["type"] == "hint", TIMEOUT)
+                assert person.view is not None and hinted["move"] in person.view["legal_moves"]
+                await play_randomly(Seated(0, grant["token"], person), random.Random(3))
+                assert person.over is not None
+
+
+async def test_a_job_whose_worker_died_is_run_again() -> None:
+    async with fresh_redis() as redis:
+        client = aredis.Redis.from_url(redis, decode_responses=True)
+        replies = client.pubsub()
+        await replies.subscribe(inbox("tester"))
+        game = Game.new(Rules.preset("scopa"), seed=8)
+        job = {"id": "tester/1", "reply": "tester", "kind": "move", "level": "greedy",
+               "position": position(game.rules, 8, None, [], 0)}
+        # A worker that took the job and died long ago, without answering.
+        await client.rpush(working("ghost"), json.dumps(job))
+        await client.zadd(WORKERS, {"ghost": 0})
+        with bot_worker(redis, "w1"):
+            async with asyncio.timeout(TIMEOUT):
+                async for message in replies.listen():
+                    if message["type"] == "message":
+                        reply = json.loads(message["data"])
+                        break
+        assert reply["id"] == "tester/1"
+        assert reply["result"] in [str(move) for move in game.view(0).legal_moves()]
+        assert await client.llen(working("ghost")) == 0
+        await replies.aclose()
+        await client.aclose()

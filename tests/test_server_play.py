@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scopa import Game, Move, View
+from scopa import Game, Move
 from scopa.cli import main
 from scopa.client import Lobby, LobbyRefused, TableConnection
 from scopa.server import bots
@@ -184,7 +184,7 @@ async def test_leaving_during_a_match_hands_the_seat_to_a_bot(tmp_path: Path) ->
         assert ada.connection.over is not None
 
 
-async def _broken_think(pool: bots.BotPool, level: str, view: View) -> Move:
+async def _broken_think(pool: bots.Bots, level: str, job: bots.Position) -> Move:
     raise RuntimeError("this bot has a bug")
 
 

@@ -428,11 +428,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     try:
         settings = settings_from(
-            args.db, args.bot_delay, args.turn_timeout, redis=args.redis, name=args.name
+            args.db,
+            args.bot_delay,
+            args.turn_timeout,
+            redis=args.redis,
+            name=args.name,
+            bot_queue=args.bot_queue,
         )
     except ValueError as error:
         raise UsageError(str(error)) from None
     return serve(settings, args.host, args.port)
+
+
+def cmd_bots(args: argparse.Namespace) -> int:
+    # Imported here, like the server: only this command needs redis.
+    from .server.workers import work, worker_name
+
+    if not args.redis.startswith(("redis://", "rediss://", "unix://")):
+        raise UsageError(f"--redis must be a redis:// URL; got {args.redis!r}")
+    try:
+        return work(args.redis, args.name or worker_name())
+    except KeyboardInterrupt:
+        return 0
 
 
 def _percent(value: float) -> str:
@@ -642,7 +659,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="share the room with other processes through Redis (redis://host:6379/0)",
     )
     serve.add_argument("--name", help="this process's name among them (default: host:pid)")
+    serve.add_argument(
+        "--bot-queue",
+        action="store_true",
+        help="bots and hints run in `scopa bots` workers through Redis (needs --redis)",
+    )
     serve.set_defaults(run=cmd_serve)
+
+    workers = commands.add_parser(
+        "bots", help="a bot worker for the card room: searches from the Redis queue"
+    )
+    workers.add_argument("--redis", required=True, metavar="URL", help="the room's Redis")
+    workers.add_argument("--name", help="this worker's name (default: bots@host:pid)")
+    workers.set_defaults(run=cmd_bots)
 
     contest = commands.add_parser(
         "tournament",

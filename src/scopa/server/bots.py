@@ -1,30 +1,36 @@
 """Bots at the card room's tables: who plays a bot seat, who stands in for an absent person,
 how a bot thinks without stalling everyone else's table, and the master's hints for people.
 
-Searches run in a pool of worker processes, not in threads: a thread shares the interpreter
-lock with the event loop, and two master searches in threads pushed the loop's lag from 1.4 ms
-to 42 ms at p99 (``benchmarks/bot_pool.py`` measures it with processes). A worker gets the level
-and the seat's ``View`` (a few hundred bytes pickled) and answers with the move; it keeps one
-player per level, so nothing but the view crosses over per move.
+Searches run in worker processes, not in threads: a thread shares the interpreter lock with
+the event loop, and two master searches in threads pushed the loop's lag from 1.4 ms to 42 ms
+at p99 (``benchmarks/bot_lag.py`` measures it with processes). A job is a **position**, plain
+JSON: the match's rules, seed, first deck and moves, and the seat to play. The worker plays the
+moves again and asks its player (one per level, kept) for that seat's view, so the same job runs
+in this machine's :class:`BotPool` or in a ``scopa bots`` worker anywhere (:mod:`.workers`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import multiprocessing
 import os
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TypeVar
+from typing import Any, Protocol, TypeVar
 
+from ..game import Game
 from ..moves import Move
 from ..players import LEVELS, Player, Reason, hint, make_player
-from ..view import View
+from ..rules import Rules
+from ..view import Play, View
 
 T = TypeVar("T")
+Position = dict[str, Any]
+"""A seat's position as a job: ``rules`` (a dict), ``seed``, ``deck``, ``moves``, ``seat``."""
 
 WORKER_NICENESS = 10
 """How much lower the workers' CPU priority is than the web process's: a search can wait a few
@@ -49,8 +55,30 @@ def known_level(level: str | None) -> str:
     return level if level in LEVELS else stand_in_level()
 
 
-def _lower_priority() -> None:
-    os.nice(WORKER_NICENESS)
+def position(
+    rules: Rules, seed: int, deck: list[str] | None, plays: Sequence[Play], seat: int
+) -> Position:
+    """The job for ``seat`` in a match dealt from ``seed`` (or ``deck``) after ``plays``."""
+    return {
+        "rules": rules.to_dict(),
+        "seed": seed,
+        "deck": deck,
+        "moves": [str(play.move) for play in plays],
+        "seat": seat,
+    }
+
+
+@functools.cache
+def _rules(text: str) -> Rules:
+    return Rules.from_dict(json.loads(text))
+
+
+def _view(job: Position) -> View:
+    rules = _rules(json.dumps(job["rules"], sort_keys=True))
+    game = Game.new(rules, seed=job["seed"], deck=job["deck"])
+    for move in job["moves"]:
+        game.play(move)
+    return game.view(job["seat"])
 
 
 @functools.cache
@@ -59,9 +87,19 @@ def _player(level: str) -> Player:
     return make_player(level)
 
 
-def choose(level: str, view: View) -> Move:
-    """A bot's move (runs in a worker process)."""
-    return _player(level).choose(view)
+def move_at(level: str, job: Position) -> str:
+    """A bot's move for ``job``, as its code (runs in a worker)."""
+    return str(_player(level).choose(_view(job)))
+
+
+def hint_at(job: Position) -> dict[str, Any]:
+    """The master's hint for ``job``: the move's code and the reason (runs in a worker)."""
+    move, why = hint(_view(job))
+    return {"move": str(move), "key": why.key, "params": dict(why.params)}
+
+
+def read_hint(answer: dict[str, Any]) -> tuple[Move, Reason]:
+    return Move.parse(answer["move"]), Reason(answer["key"], answer["params"])
 
 
 async def pause(delay: tuple[float, float]) -> None:
@@ -71,13 +109,27 @@ async def pause(delay: tuple[float, float]) -> None:
         await asyncio.sleep(random.uniform(low, high))
 
 
-async def think(pool: BotPool, level: str, view: View) -> Move:
-    """The move of a bot of ``level`` for ``view``, chosen in one of ``pool``'s workers."""
-    return await pool.run(choose, known_level(level), view)
+class Bots(Protocol):
+    """Where searches run: this machine's worker processes, or ``scopa bots`` workers."""
+
+    async def think(self, level: str, job: Position) -> Move: ...
+
+    async def advise(self, job: Position) -> tuple[Move, Reason]: ...
+
+    async def close(self) -> None: ...
+
+
+async def think(bots: Bots, level: str, job: Position) -> Move:
+    """The move of a bot of ``level`` for ``job``, chosen by one of the workers."""
+    return await bots.think(known_level(level), job)
+
+
+def _lower_priority() -> None:
+    os.nice(WORKER_NICENESS)
 
 
 class BotPool:
-    """Worker processes for searches, started on the first one and replaced when one dies.
+    """Worker processes on this machine, started on the first job and replaced when one dies.
 
     The workers are forked from a clean server process (``forkserver``) that has imported the
     bots once, never from the web process, whose threads (the database driver's) could hold a
@@ -109,11 +161,14 @@ class BotPool:
                 pool.shutdown(wait=False, cancel_futures=True)
         return await loop.run_in_executor(self._pool(), function, *args)
 
-    async def advise(self, view: View) -> tuple[Move, Reason]:
-        """The master's hint for a person's own ``view``, in a worker for the same reason."""
-        return await self.run(hint, view)
+    async def think(self, level: str, job: Position) -> Move:
+        return Move.parse(await self.run(move_at, level, job))
 
-    def close(self) -> None:
+    async def advise(self, job: Position) -> tuple[Move, Reason]:
+        """The master's hint for a person's own position, in a worker for the same reason."""
+        return read_hint(await self.run(hint_at, job))
+
+    async def close(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None

@@ -28,6 +28,7 @@ from .hub import RENEW_SECONDS
 from .protocol import ProtocolError, error_message, parse
 from .room import CardRoom
 from .tables import POLICY_VIOLATION, LobbyError, Table
+from .workers import RemoteBots
 
 log = logging.getLogger(__name__)
 
@@ -188,6 +189,9 @@ class Cluster:
                 remote.table.detach(remote)
         elif op == "act":
             await self._act(message)
+        elif op == "job":
+            if isinstance(self.room.pool, RemoteBots):
+                self.room.pool.answered(message)
         elif op == "reply":
             waiting = self._replies.get(message["id"])
             if waiting is not None and not waiting.done():

@@ -19,13 +19,14 @@ import sqlalchemy.exc
 from ..looks import LOOKS
 from ..players import LEVELS
 from ..rules import Rules
-from .bots import BotPool
+from .bots import BotPool, Bots
 from .hub import Hub, LocalHub, RedisHub, process_name
 from .ratelimit import HttpLimits
 from .settings import Settings
 from .storage import Storage, StoredSeat, StoredTable, now
 from .tables import LobbyError, Table, clean_name
 from .tokens import hash_token, new_seat_token, new_table_code, normalise_code
+from .workers import RemoteBots
 
 log = logging.getLogger(__name__)
 
@@ -69,9 +70,13 @@ class CardRoom:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.storage = Storage(settings.db_url)
-        self.pool = BotPool(settings.bot_workers)
-        self.limits = HttpLimits(settings)
         self.name = settings.process_name or process_name()
+        self.pool: Bots = (
+            RemoteBots(settings.redis_url, self.name)
+            if settings.bot_queue and settings.redis_url is not None
+            else BotPool(settings.bot_workers)
+        )
+        self.limits = HttpLimits(settings)
         self.hub: Hub = (
             RedisHub(settings.redis_url, self.name)
             if settings.redis_url is not None
@@ -101,7 +106,7 @@ class CardRoom:
                 await self._sweeper
         for table in self.tables.values():
             await table.close()
-        self.pool.close()
+        await self.pool.close()
         await self.storage.close()
 
     @property

@@ -31,6 +31,7 @@ def settings_from(
     turn_timeout: float | None,
     redis: str | None = None,
     name: str | None = None,
+    bot_queue: bool = False,
 ) -> Settings:
     """Settings from the command line; a bot delay of ``d`` pauses between ``d/2`` and ``d``."""
     if bot_delay is not None and not bot_delay >= 0:
@@ -41,12 +42,15 @@ def settings_from(
     timeout = Settings.turn_timeout if turn_timeout is None else turn_timeout
     if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
         raise ValueError(f"--redis must be a redis:// URL; got {redis!r}")
+    if bot_queue and redis is None:
+        raise ValueError("--bot-queue needs --redis: the queue is in Redis")
     return Settings(
         db_url=db or DEFAULT_DB,
         bot_delay=delay,
         turn_timeout=timeout,
         redis_url=redis,
         process_name=name,
+        bot_queue=bot_queue,
     )
 
 

@@ -40,6 +40,8 @@ class Settings:
     redis_url: str | None = None
     """Redis, shared by every process of the room (leases, messages between processes, rate
     limits); None: one process alone."""
+    bot_queue: bool = False
+    """Bots and hints run in ``scopa bots`` workers through Redis, not in this machine's pool."""
     process_name: str | None = None
     """This process's name among the room's processes (default: host and process id)."""
     sockets_per_seat: int = 3
@@ -67,5 +69,7 @@ class Settings:
             raise ValueError(f"bot_delay must be a range 0 <= low <= high; got {self.bot_delay}")
         if self.turn_timeout is not None and self.turn_timeout <= 0:
             raise ValueError(f"turn_timeout must be positive or None; got {self.turn_timeout}")
+        if self.bot_queue and self.redis_url is None:
+            raise ValueError("the bot queue is in Redis: give a redis_url too")
         if self.sockets_per_seat < 1 or self.max_strangers < 1 or self.bot_workers < 1:
             raise ValueError("sockets_per_seat, max_strangers and bot_workers must be 1 or more")

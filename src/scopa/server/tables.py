@@ -101,7 +101,7 @@ class Table:
         seats: list[StoredSeat],
         storage: Storage,
         settings: Settings,
-        pool: bots.BotPool,
+        pool: bots.Bots,
         touched: datetime | None = None,
     ) -> None:
         self.code = code
@@ -539,11 +539,11 @@ class Table:
                     f"no hint: it is not your turn (seat {game.to_move} is to play)",
                     ref,
                 )
-            view = game.view(seat)
+            job = self._job(game, seat)
             position = (self.match_id, self.version)
         kept = self._hints.get(seat)
         if kept is None or kept[0] != position:
-            move, why = await self._pool.advise(view)
+            move, why = await self._pool.advise(job)
             answer = {
                 "type": "hint",
                 "table": self.code,
@@ -609,7 +609,7 @@ class Table:
             return
         view = game.view(seat)
         try:
-            move = await bots.think(self._pool, level, view)
+            move = await bots.think(self._pool, level, self._job(game, seat))
         except Exception:
             # A table must never stall on a bot's bug: log it and play any legal move instead.
             log.exception("table %s: the bot at seat %s failed; playing at random", self.code, seat)
@@ -620,6 +620,9 @@ class Table:
             # A stale version means a person played first or left; anything else is a bot bug.
             if error.code != "stale_version":
                 log.error("table %s: bot at seat %s played %s: %s", self.code, seat, move, error)
+
+    def _job(self, game: Game, seat: int) -> bots.Position:
+        return bots.position(self.rules, game.seed, self._deck, self.plays, seat)
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """A task the table keeps a reference to until it ends (asyncio holds only weak ones)."""
