@@ -1,14 +1,21 @@
 """Load on the card room: N tables of two simulated people each, over real WebSockets.
 
-Starts ``scopa serve`` as a separate process on a free loopback port with a fresh SQLite file,
-seats two people at each of N tables, and lets them play: each person thinks for a while
-(``--think`` seconds on average) and plays a random legal move. Every move is timed from its
-sending to the arrival of its broadcast, at the mover and at the other seat. When the time is
-up, nobody starts a new move; the run waits for the moves in flight, then checks that every
-acknowledged move is stored (the server's version of each table) and none was lost.
+Starts ``scopa serve`` as a separate process on a free loopback port with a fresh SQLite file
+(or ``--processes N`` of them sharing ``--db postgresql://...`` and ``--redis redis://...``,
+each table's two people on different processes, so half the sockets are relayed to the
+table's owner), seats two people at each of N tables, and lets them play: each person thinks
+for a while (``--think`` seconds on average) and plays a random legal move. Every move is timed
+from its sending to the arrival of its broadcast, at the mover and at the other seat. When the
+time is up, nobody starts a new move; the run waits for the moves in flight, then checks that
+every acknowledged move is stored (the server's version of each table) and none was lost.
 
     .venv/bin/python benchmarks/server_load.py                      # 500 tables, 60 s
     .venv/bin/python benchmarks/server_load.py --tables 50 --seconds 10
+    eval "$(bash scripts/postgres.sh)"; eval "$(bash scripts/redis.sh)"
+    .venv/bin/python benchmarks/server_load.py --tables 1000 --processes 2 \
+        --db "$SCOPA_TEST_POSTGRES" --redis "$SCOPA_TEST_REDIS"
+
+With Redis and PostgreSQL it also prints the CPU they used (their processes on this machine).
 
 Prints figures to compare; it never passes or fails on a time. Only loopback addresses are
 used, and the run is bounded by ``--seconds`` (plus setup and a drain of at most 30 s).
@@ -129,14 +136,17 @@ async def person(
 
 
 async def seat_table(
-    url: str, lobby: Lobby, gate: asyncio.Semaphore
+    urls: list[str], number: int, lobby: Lobby, gate: asyncio.Semaphore
 ) -> tuple[TableRun, list[TableConnection]]:
     async with gate:
         created = await lobby.create_table(name="Ada")
         code = created["table"]["code"]
         joined = await lobby.join(code, "Bruno")
         table = TableRun(code, [created["token"], joined["token"]])
-        connections = [await TableConnection.open(url, code, token) for token in table.tokens]
+        connections = [
+            await TableConnection.open(urls[(number + seat) % len(urls)], code, token)
+            for seat, token in enumerate(table.tokens)
+        ]
         await lobby.start(code, table.tokens[0])
         for connection in connections:
             await connection.wait_for(lambda m: m["type"] == "state")
@@ -156,17 +166,50 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def run(args: argparse.Namespace, url: str, pid: int) -> int:
+def pids_named(word: str) -> list[int]:
+    """The processes whose command line has ``word`` (Redis's, PostgreSQL's server and its
+    backends), leaving out Python's (these, and the servers, name the database's URL)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                command = (entry / "cmdline").read_bytes().decode(errors="replace")
+            except OSError:
+                continue
+            if word in command and "python" not in command:
+                found.append(int(entry.name))
+    return found
+
+
+def total_cpu(pids: list[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        try:
+            total += cpu_seconds(pid)
+        except OSError:
+            continue
+    return total
+
+
+async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> int:
     stats = Stats()
     stop = asyncio.Event()
-    async with Lobby(url, timeout=60) as lobby:
+    async with Lobby(urls[0], timeout=60) as lobby:
         started = time.perf_counter()
         gate = asyncio.Semaphore(SETUP_CONCURRENCY)
-        seated = await asyncio.gather(*(seat_table(url, lobby, gate) for _ in range(args.tables)))
+        seated = await asyncio.gather(
+            *(seat_table(urls, number, lobby, gate) for number in range(args.tables))
+        )
         setup = time.perf_counter() - started
         print(f"setup: {args.tables} tables, {2 * args.tables} sockets in {setup:.1f} s")
         rng = random.Random(args.seed)
-        cpu_before = cpu_seconds(pid)
+        others = {
+            name: pids_named(word)
+            for name, word in (("Redis", "redis-server"), ("PostgreSQL", "postgres"))
+            if args.redis
+        }
+        others_before = {name: total_cpu(found) for name, found in others.items()}
+        cpu_before = total_cpu(pids)
         mine_before = cpu_seconds(os.getpid())
         began = time.perf_counter()
         people = [
@@ -179,8 +222,9 @@ async def run(args: argparse.Namespace, url: str, pid: int) -> int:
         await asyncio.sleep(args.seconds)
         stop.set()
         played = time.perf_counter() - began
-        cpu = cpu_seconds(pid) - cpu_before
+        cpu = total_cpu(pids) - cpu_before
         mine = cpu_seconds(os.getpid()) - mine_before
+        used = {name: total_cpu(found) - others_before[name] for name, found in others.items()}
         _, late = await asyncio.wait(people, timeout=DRAIN_SECONDS)
         for task in late:
             task.cancel()
@@ -212,9 +256,13 @@ async def run(args: argparse.Namespace, url: str, pid: int) -> int:
             f"mean {statistics.fmean(values) if values else 0:.1f} ms ({len(values)} receipts)"
         )
     print(
-        f"CPU: server {cpu:.1f} s, these simulated people {mine:.1f} s, in {played:.1f} s "
-        f"({100 * cpu / played:.0f}% and {100 * mine / played:.0f}% of one core)"
+        f"CPU: server{'s' if len(pids) > 1 else ''} {cpu:.1f} s, these simulated people "
+        f"{mine:.1f} s, in {played:.1f} s ({100 * cpu / played:.0f}% and "
+        f"{100 * mine / played:.0f}% of one core)"
     )
+    for name, seconds in {"web processes": cpu, **used}.items():
+        per_move = 1000 * seconds / moves if moves else float("nan")
+        print(f"CPU per move, {name}: {per_move:.2f} ms ({seconds:.1f} s)")
     unacknowledged = stats.sent - stats.acked
     problems = len(stats.errors) + stats.gaps + lost + len(failures) + len(late) + unacknowledged
     print(f"errors: {len(stats.errors)}, version gaps: {stats.gaps}, lost moves: {lost}, "
@@ -234,34 +282,53 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=1.0, help="mean think time (default 1 s)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", help="database URL (default: a SQLite file in a temporary folder)")
+    parser.add_argument("--processes", type=int, default=1, help="scopa serve processes")
+    parser.add_argument("--redis", help="Redis URL, shared by the processes (needed for 2+)")
     args = parser.parse_args()
+    if args.processes > 1 and (args.redis is None or args.db is None):
+        parser.error("--processes 2 or more need --redis and a shared --db (PostgreSQL)")
     if not 1 <= args.tables <= 2000 or not 0 < args.seconds <= 600:
         parser.error("keep it bounded: 1..2000 tables, at most 600 seconds")
     # A thousand sockets on each side: lift the soft limit on open files (the server inherits it).
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
+    if args.redis:
+        import redis
+
+        redis.Redis.from_url(args.redis).flushdb()  # no leases or limits of an earlier run
     with tempfile.TemporaryDirectory(prefix="scopa-load-") as folder:
         db = args.db or f"sqlite+aiosqlite:///{folder}/load.db"
-        command = [sys.executable, "-m", "scopa", "serve", "--port", "0", "--db", db,
-                   "--bot-delay", "0"]
-        server = subprocess.Popen(command, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                                  text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        servers = []
+        urls = []
         try:
-            assert server.stdout is not None
-            line = server.stdout.readline()
-            if "card room is open at" not in line:
-                print(f"the server did not start: {line!r}", file=sys.stderr)
-                return 2
-            url = line.split()[-1]
-            print(f"server: pid {server.pid} at {url} on {db}")
-            return uvloop.run(run(args, url, server.pid))
+            for k in range(args.processes):
+                command = [sys.executable, "-m", "scopa", "serve", "--port", "0", "--db", db,
+                           "--bot-delay", "0", "--lobby-writes", "100000/minute",
+                           "--lobby-reads", "100000/minute"]
+                if args.redis:
+                    command += ["--redis", args.redis, "--name", f"load{k + 1}"]
+                server = subprocess.Popen(
+                    command, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                    env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                )
+                servers.append(server)
+                assert server.stdout is not None
+                line = server.stdout.readline()
+                if "card room is open at" not in line:
+                    print(f"the server did not start: {line!r}", file=sys.stderr)
+                    return 2
+                urls.append(line.split()[-1])
+                print(f"server: pid {server.pid} at {urls[-1]} on {db}")
+            return uvloop.run(run(args, urls, [server.pid for server in servers]))
         finally:
-            server.terminate()
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+            for server in servers:
+                server.terminate()
+            for server in servers:
+                try:
+                    server.wait(10)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+                    server.wait()
 
 
 if __name__ == "__main__":

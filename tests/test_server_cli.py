@@ -16,6 +16,9 @@ from scopa.cli import main
         (["--bot-delay", "-1"], "--bot-delay must be 0 or more"),
         (["--turn-timeout", "0"], "--turn-timeout must be more than 0"),
         (["--port", "0", "--db", "nonsense://x"], "--db nonsense://x"),
+        (["--lobby-writes", "lots"], "--lobby-writes must be limits"),
+        (["--redis", "http://x"], "--redis must be a redis:// URL"),
+        (["--bot-queue"], "--bot-queue needs --redis"),
     ],
 )
 def test_bad_arguments_are_one_line_and_status_2(

@@ -434,6 +434,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             redis=args.redis,
             name=args.name,
             bot_queue=args.bot_queue,
+            lobby_writes=args.lobby_writes,
+            lobby_reads=args.lobby_reads,
         )
     except ValueError as error:
         raise UsageError(str(error)) from None
@@ -659,6 +661,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="share the room with other processes through Redis (redis://host:6379/0)",
     )
     serve.add_argument("--name", help="this process's name among them (default: host:pid)")
+    serve.add_argument(
+        "--lobby-writes",
+        metavar="LIMITS",
+        help="lobby POSTs allowed per client address (default: '20/second;300/minute')",
+    )
+    serve.add_argument(
+        "--lobby-reads",
+        metavar="LIMITS",
+        help="lobby GETs allowed per client address (default: '50/second;1200/minute')",
+    )
     serve.add_argument(
         "--bot-queue",
         action="store_true",

@@ -13,6 +13,7 @@ import sys
 import sqlalchemy as sa
 import uvicorn
 from fastapi import FastAPI
+from limits import parse_many
 
 from .app import create_app
 from .settings import DEFAULT_DB, Settings
@@ -32,6 +33,8 @@ def settings_from(
     redis: str | None = None,
     name: str | None = None,
     bot_queue: bool = False,
+    lobby_writes: str | None = None,
+    lobby_reads: str | None = None,
 ) -> Settings:
     """Settings from the command line; a bot delay of ``d`` pauses between ``d/2`` and ``d``."""
     if bot_delay is not None and not bot_delay >= 0:
@@ -42,6 +45,14 @@ def settings_from(
     timeout = Settings.turn_timeout if turn_timeout is None else turn_timeout
     if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
         raise ValueError(f"--redis must be a redis:// URL; got {redis!r}")
+    for option, limits in (("--lobby-writes", lobby_writes), ("--lobby-reads", lobby_reads)):
+        if limits is not None:
+            try:
+                parse_many(limits)
+            except ValueError:
+                raise ValueError(
+                    f"{option} must be limits such as '20/second;300/minute'; got {limits!r}"
+                ) from None
     if bot_queue and redis is None:
         raise ValueError("--bot-queue needs --redis: the queue is in Redis")
     return Settings(
@@ -51,6 +62,8 @@ def settings_from(
         redis_url=redis,
         process_name=name,
         bot_queue=bot_queue,
+        http_writes=lobby_writes or Settings.http_writes,
+        http_reads=lobby_reads or Settings.http_reads,
     )
 
 
