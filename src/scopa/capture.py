@@ -116,7 +116,9 @@ class MoveGenerator:
 
     A native class when compiled, so the round state calls :meth:`moves` directly.
     The moves of a card onto the part of the table that decides them (see
-    :func:`_memo_reach`) are remembered in one memo keyed ``seen << 6 | card id``.
+    :func:`_memo_reach`) are remembered in one memo keyed ``seen << 6 | card id``;
+    the captures themselves (masks) depend on the card's value alone, so a second memo
+    keyed ``seen << 4 | value`` shares them among the four cards of a value.
     """
 
     def __init__(self, rules: Rules) -> None:
@@ -126,6 +128,7 @@ class MoveGenerator:
         self._second = [second for _, second in reach]
         self._trails = list(_TRAILS)
         self._memo: dict[int, tuple[Move, ...]] = {}
+        self._captures: dict[int, tuple[int, ...]] = {}
         self._free_trails = rules.must_capture == "none"
         self._trail_only_without_capture = rules.must_capture == "hand"
 
@@ -157,11 +160,16 @@ class MoveGenerator:
 
     def _card_moves(self, seen: int, card_id: int) -> tuple[Move, ...]:
         memo = self._memo
+        captures = self._captures
         if len(memo) >= _MEMO_LIMIT:
             memo.clear()
-        moves = memo[seen << 6 | card_id] = tuple(
-            [move_of(card_id, mask) for mask in capture_masks(self.rules, seen, card_id)]
-        )
+        if len(captures) >= _MEMO_LIMIT:
+            captures.clear()
+        key = seen << 4 | _VALUES[card_id]
+        masks = captures.get(key)
+        if masks is None:
+            masks = captures[key] = capture_masks(self.rules, seen, card_id)
+        moves = memo[seen << 6 | card_id] = tuple([move_of(card_id, mask) for mask in masks])
         return moves
 
 
