@@ -126,11 +126,10 @@ class Cluster:
             batch = [await self._outbox.get()]
             while not self._outbox.empty():
                 batch.append(self._outbox.get_nowait())
-            for process, message in batch:
-                try:
-                    await self.hub.send(process, message)
-                except Exception:
-                    log.exception("could not send to %s; the message is lost", process)
+            try:
+                await self.hub.send(batch)
+            except Exception:
+                log.exception("could not send %d messages; they are lost", len(batch))
 
     # -- the lobby -------------------------------------------------------------------------
 
@@ -263,8 +262,9 @@ class Cluster:
         by_table: dict[str, list[tuple[str, Relayed]]] = defaultdict(list)
         for conn, relayed in self.relayed.items():
             by_table[relayed.code].append((conn, relayed))
-        for code, sockets in by_table.items():
-            owner = await self.hub.owner(code)
+        codes = list(by_table)
+        for code, owner in zip(codes, await self.hub.owners(codes), strict=True):
+            sockets = by_table[code]
             if owner is not None and owner == sockets[0][1].owner:
                 continue
             where = await self.room.locate(code)

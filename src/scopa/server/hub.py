@@ -68,14 +68,17 @@ class Hub(Protocol):
 
     async def close(self) -> None: ...
 
-    async def send(self, process: str, message: dict[str, Any]) -> None:
-        """Put ``message`` in ``process``'s inbox (lost if that process is gone)."""
+    async def send(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
+        """Put each message in its process's inbox, in order (lost if that process is gone)."""
 
     async def claim(self, code: str) -> bool:
         """Take table ``code``'s lease if nobody holds it; whether this process holds it now."""
 
     async def owner(self, code: str) -> str | None:
         """The process holding ``code``'s lease, if any."""
+
+    async def owners(self, codes: list[str]) -> list[str | None]:
+        """The owner of each of ``codes``, in one round trip."""
 
     async def renew(self, codes: list[str]) -> list[str]:
         """Renew this process's leases on ``codes``; returns the codes it no longer holds."""
@@ -103,14 +106,17 @@ class LocalHub:
     async def close(self) -> None:
         pass
 
-    async def send(self, process: str, message: dict[str, Any]) -> None:
-        raise AssertionError(f"one process alone has no process {process!r} to talk to")
+    async def send(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
+        raise AssertionError("one process alone has nobody to talk to")
 
     async def claim(self, code: str) -> bool:
         return True
 
     async def owner(self, code: str) -> str | None:
         return self.name
+
+    async def owners(self, codes: list[str]) -> list[str | None]:
+        return [self.name for _ in codes]
 
     async def renew(self, codes: list[str]) -> list[str]:
         return []
@@ -169,8 +175,11 @@ class RedisHub:
         await self._pubsub.aclose()  # type: ignore[no-untyped-call]
         await self.redis.aclose()
 
-    async def send(self, process: str, message: dict[str, Any]) -> None:
-        await self.redis.publish(self._inbox(process), json.dumps(message, separators=(",", ":")))
+    async def send(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for process, message in messages:
+                pipe.publish(self._inbox(process), json.dumps(message, separators=(",", ":")))
+            await pipe.execute()
 
     def _owned(self, process: str) -> str:
         return f"{PREFIX}owned:{process}"
@@ -184,6 +193,12 @@ class RedisHub:
     async def owner(self, code: str) -> str | None:
         found = await self.redis.get(self._lease(code))
         return None if found is None else str(found)
+
+    async def owners(self, codes: list[str]) -> list[str | None]:
+        if not codes:
+            return []
+        found = await self.redis.mget([self._lease(code) for code in codes])
+        return [None if owner is None else str(owner) for owner in found]
 
     async def renew(self, codes: list[str]) -> list[str]:
         await self._beat()
