@@ -22,6 +22,9 @@ def test_the_lobby_offers_games_and_shows_who_waits(browser: Browser, web_server
         row = page.locator(".open-table", has=page.locator(f'a[href="#/t/{code}"]'))
         assert "Ada waiting, 1 free" in row.inner_text()
         assert page.locator(".fan .card svg").count() == 5
+        # The footer is for players: the rules, not the lobby's API.
+        links = page.eval_on_selector_all("footer a", "as => as.map(a => a.getAttribute('href'))")
+        assert links == ["#/rules"]
         options = page.eval_on_selector_all("#quick-preset option", "os => os.map(o => o.value)")
         assert options == ["scopa", "escoba", "scopa-classic", "escoba-classic", "scopone"]
         page.select_option("#quick-preset", "scopone")
