@@ -32,9 +32,11 @@ def choice_view() -> dict[str, Any]:
         legal_moves=["7CxAD+6D", "7Cx3S+4C", "7CxAD+4C+2H", "5H", "KH"])  # fmt: skip
 
 
-def test_the_hint_and_the_choice_marks_do_not_overlap(browser: Browser, web_server: str) -> None:
+@pytest.mark.parametrize("size", SIZES)
+def test_the_hint_and_the_choice_marks_do_not_overlap(browser: Browser, web_server: str,
+                                                      size: str) -> None:  # fmt: skip
     table = scripted("HINTCH", SEATS, choice_view())
-    watched = open_scripted(browser, web_server, "HINTCH", table, viewport=DESKTOP)
+    watched = open_scripted(browser, web_server, "HINTCH", table, viewport=SIZES[size])
     page = watched.page
     page.click("#hint")
     assert page.inner_text("#hint-text") == "The master is thinking…"
@@ -64,7 +66,7 @@ def test_the_hint_and_the_choice_marks_do_not_overlap(browser: Browser, web_serv
         assert marks["frame"] == "dashed" and marks["inset"] > 0
         assert marks["ring"] == "double" and marks["offset"] > 0
         assert marks["tick"] == '"✓"' and marks["tag"] > box["y"] + box["height"] / 2
-    screenshot(page, "desktop-capture-choice-with-hint")
+    screenshot(page, f"{size}-capture-choice-with-hint")
     watched.check()
 
 

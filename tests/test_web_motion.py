@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from .test_web_moments import SEATS, choice_view, last_move_of_round
-from .web_support import open_scripted, scripted, state_message, view_of
+from .web_support import DESKTOP, open_scripted, screenshot, scripted, state_message, view_of
 
 
 def moving(page_moving: str | None) -> int:
@@ -20,7 +20,8 @@ def moving(page_moving: str | None) -> int:
 def test_cards_travel_unless_motion_is_unwanted(browser: Browser, web_server: str,
                                                 motion: bool) -> None:  # fmt: skip
     table = scripted("MOVING", SEATS, choice_view())
-    watched = open_scripted(browser, web_server, "MOVING", table, motion=motion)
+    watched = open_scripted(browser, web_server, "MOVING", table, motion=motion,
+                            viewport=DESKTOP)
     page = watched.page
     # Ada takes 3+4 with her seven: three cards to her pile, the rest of the table stays.
     page.click('.hand [data-card="7C"]')
@@ -34,6 +35,14 @@ def test_cards_travel_unless_motion_is_unwanted(browser: Browser, web_server: st
     # The seven and what it took fly to the pile, the cards left glide to their new places.
     count = moving(page.get_attribute("main", "data-moving"))
     assert count >= 3 if motion else count == 0
+    if motion:
+        # Stopped a third of the way, the flight is photographed: three cards in the air.
+        in_flight = page.evaluate("""() => { for (const a of document.getAnimations()) {
+            a.pause(); a.currentTime = 300; } return document.querySelectorAll('.ghost').length;
+        }""")  # fmt: skip
+        assert in_flight == 3
+        screenshot(page, "desktop-cards-travelling", still=False)
+        page.evaluate("() => document.getAnimations().forEach(a => a.finish())")
     # Bot 2 takes the two of hearts with a two from its hidden hand: it comes from its seat.
     play = {"seat": 1, "move": "2Sx2H", "sweep": False}
     view.update(table=["AD", "6D"], to_move=0, hand_sizes=[2, 1], last_move=play,

@@ -86,8 +86,8 @@ def four_players(away: bool) -> tuple[list[dict[str, Any]], dict[str, Any]]:
 @pytest.mark.parametrize("size", SIZES)
 def test_four_players_partners_opposite(browser: Browser, web_server: str, size: str) -> None:
     seats, view = four_players(away=True)
-    watched = open_scripted(browser, web_server, "FOURPL", scripted("FOURPL", seats, view),
-                            viewport=SIZES[size])  # fmt: skip
+    table = scripted("FOURPL", seats, view, look="italian")
+    watched = open_scripted(browser, web_server, "FOURPL", table, viewport=SIZES[size])
     page = watched.page
     places = {page.locator(f'.seat[data-seat="{n}"]').get_attribute("class") for n in range(4)}
     assert {"at-right", "at-top", "at-left", "at-bottom"} <= {
@@ -112,22 +112,31 @@ def test_four_players_partners_opposite(browser: Browser, web_server: str, size:
     watched.check()
 
 
-def test_six_players_sit_round_the_felt(browser: Browser, web_server: str) -> None:
-    names = ["Ada", "Bruno", "Carla", "Dario", "Elena", "Fabio"]
-    seats = [seat_info(n, n % 2, name) for n, name in enumerate(names)]
+@pytest.mark.parametrize("players", [3, 6])
+def test_three_and_six_players_sit_round_the_felt(browser: Browser, web_server: str,
+                                                  players: int) -> None:  # fmt: skip
+    names = ["Ada", "Bruno", "Carla", "Dario", "Elena", "Fabio"][:players]
+    sides = 2 if players == 6 else players
+    seats = [seat_info(n, n % sides, name) for n, name in enumerate(names)]
     view = view_of(hand=["2D", "6C", "QS"], table=["4S", "JH", "AD", "7C"],
-                   hand_sizes=[3] * 6, piles=[[], []], sweeps=[0, 0], to_move=3)  # fmt: skip
+                   hand_sizes=[3] * players, piles=[[]] * sides, sweeps=[0] * sides,
+                   scores=[0] * sides, to_move=players - 1)  # fmt: skip
+    order = {3: ["bottom", "right", "left"],
+             6: ["bottom", "right", "top-right", "top", "top-left", "left"]}[players]  # fmt: skip
     for size, viewport in SIZES.items():
-        watched = open_scripted(browser, web_server, "SIXPLY",
-                                scripted("SIXPLY", seats, view), viewport=viewport)  # fmt: skip
+        table = scripted("ROUNDS", seats, view, look="spanish")
+        watched = open_scripted(browser, web_server, "ROUNDS", table, viewport=viewport)
         page = watched.page
-        order = ["bottom", "right", "top-right", "top", "top-left", "left"]
         for seat, place in enumerate(order):
             assert f"at-{place}" in (page.get_attribute(f'.seat[data-seat="{seat}"]', "class")
                                      or "")  # fmt: skip
-        assert "partner" in page.inner_text('.seat[data-seat="2"]')
-        assert "partner" not in page.inner_text('.seat[data-seat="3"]')
+        if players == 6:
+            assert "partner" in page.inner_text('.seat[data-seat="2"]')
+            assert "partner" not in page.inner_text('.seat[data-seat="3"]')
+        else:
+            assert "partner" not in page.inner_text("#felt")
+        assert page.locator(".pile").count() == sides
         fits_the_screen(page)
-        screenshot(page, f"{size}-table-6p")
+        screenshot(page, f"{size}-table-{players}p")
         watched.check()
         page.context.close()

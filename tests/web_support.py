@@ -134,10 +134,11 @@ class ScriptedTable:
             self.sockets[-1].send(json.dumps(message))
 
 
-def screenshot(page: Page, name: str) -> Path:
+def screenshot(page: Page, name: str, still: bool = True) -> Path:
+    """The whole page as ``name``.png; ``still`` finishes any animation first."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True, animations="disabled")
+    page.screenshot(path=str(path), full_page=True, animations="disabled" if still else "allow")
     return path
 
 
