@@ -336,7 +336,7 @@ export function showTable(main, code) {
     const toMove = v.to_move === seat.seat && v.winner === null;
     return h("div", { class: `seat ${me ? "me" : "opponent"} at-${place}${toMove ? " to-move" : ""}${
       status && status !== "here" ? " away" : ""}`, "data-seat": seat.seat,
-    "data-side": seat.side },
+    "data-side": seat.side, role: "group", "aria-label": seatName(seat.seat) },
     h("div", { class: "who" },
       h("span", { class: "name" }, toMove ? "▶ " : "", seatName(seat.seat)),
       tags.length ? h("span", { class: "tags" }, tags.join(" · ")) : null,
