@@ -26,15 +26,11 @@ offsets for a rule set.
 
 from __future__ import annotations
 
-from typing import Final
-
 import numpy as np
 import numpy.typing as npt
 
 from ..round import Round
 from ..rules import Rules
-
-CARD_PARTS: Final = ("hand", "table", "captured", "played")
 
 
 def layout(rules: Rules) -> dict[str, tuple[int, int]]:
