@@ -140,3 +140,24 @@ def test_three_and_six_players_sit_round_the_felt(browser: Browser, web_server: 
         screenshot(page, f"{size}-table-{players}p")
         watched.check()
         page.context.close()
+
+
+def test_scopone_hands_fit_a_phone(browser: Browser, web_server: str) -> None:
+    """Nine cards in every hand (scopone): the hand wraps and the backs fan, inside 390 px."""
+    seats, view = four_players(away=False)
+    view.update(hand=["AD", "2D", "3D", "4H", "5H", "6S", "7S", "JC", "KC"],
+                hand_sizes=[9, 9, 8, 9])  # fmt: skip
+    table = scripted("SCOPON", seats, view, look="italian")
+    watched = open_scripted(browser, web_server, "SCOPON", table, viewport=PHONE)
+    page = watched.page
+    assert page.locator(".hand .card").count() == 9
+    assert page.locator('.seat[data-seat="3"] .held .card').count() == 9
+    for seat in range(1, 4):  # each hand of backs stays inside its seat's box
+        inside = page.eval_on_selector(f'.seat[data-seat="{seat}"]', """s => {
+            const box = s.getBoundingClientRect(), backs = s.querySelector('.held')
+              .getBoundingClientRect();
+            return backs.left >= box.left && backs.right <= box.right; }""")  # fmt: skip
+        assert inside, f"seat {seat}"
+    fits_the_screen(page)
+    screenshot(page, "phone-table-scopone")
+    watched.check()

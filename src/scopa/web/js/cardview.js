@@ -19,6 +19,7 @@ export function cardImage(code, look) {
 export function cardBacks(count, back, silent = false) {
   const label = silent ? { "aria-hidden": "true" }
     : { role: "img", "aria-label": t("table.in_hand", { count }) };
-  return h("span", { class: "backs", ...label },
+  // A big hand (scopone's nine or ten) fans tighter, to stay inside its seat.
+  return h("span", { class: `backs${count > 5 ? " many" : ""}`, ...label },
     Array.from({ length: count }, () => h("span", { class: "card back", html: backSvg(back) })));
 }
