@@ -30,7 +30,6 @@ from ..errors import IllegalMoveError
 from ..moves import Move, move_of
 from ..rules import Rules
 
-TRAILS: Final = 0
 ACE_TAKES_ALL: Final = 40
 SUM_START: Final = 44
 

@@ -51,7 +51,7 @@ def check_reward(reward: object) -> Reward:
         return "match"
     if reward == "round":
         return "round"
-    raise ValueError(f"reward must be one of 'match', 'round'; got {reward!r}")
+    raise ValueError(f"reward must be one of {', '.join(map(repr, REWARDS))}; got {reward!r}")
 
 
 def side_rewards(rules: Rules, match: Match, reward: Reward) -> list[float] | None:
