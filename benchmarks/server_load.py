@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import resource
@@ -33,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -136,8 +138,11 @@ async def person(
 
 
 async def seat_table(
-    urls: list[str], number: int, lobby: Lobby, gate: asyncio.Semaphore
+    urls: list[str], number: int, lobbies: list[Lobby], gate: asyncio.Semaphore
 ) -> tuple[TableRun, list[TableConnection]]:
+    # As behind a proxy: each table is made at one process (its owner), one of its people
+    # plays from there and the other from the next process.
+    lobby = lobbies[number % len(lobbies)]
     async with gate:
         created = await lobby.create_table(name="Ada")
         code = created["table"]["code"]
@@ -194,11 +199,13 @@ def total_cpu(pids: list[int]) -> float:
 async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> int:
     stats = Stats()
     stop = asyncio.Event()
-    async with Lobby(urls[0], timeout=60) as lobby:
+    async with contextlib.AsyncExitStack() as stack:
+        lobbies = [await stack.enter_async_context(Lobby(url, timeout=60)) for url in urls]
+        lobby = lobbies[0]
         started = time.perf_counter()
         gate = asyncio.Semaphore(SETUP_CONCURRENCY)
         seated = await asyncio.gather(
-            *(seat_table(urls, number, lobby, gate) for number in range(args.tables))
+            *(seat_table(urls, number, lobbies, gate) for number in range(args.tables))
         )
         setup = time.perf_counter() - started
         print(f"setup: {args.tables} tables, {2 * args.tables} sockets in {setup:.1f} s")
@@ -275,6 +282,32 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> int
     return 1 if problems else 0
 
 
+@contextlib.contextmanager
+def fresh_database(url: str | None) -> Iterator[str | None]:
+    """On a PostgreSQL server, a new empty database for this run (dropped afterwards), so that
+    no table of an earlier run is brought back; any other URL as it is."""
+    if url is None or not url.startswith("postgres"):
+        yield url
+        return
+    import asyncpg  # type: ignore[import-untyped]
+    import sqlalchemy as sa
+
+    name = f"scopa_load_{os.getpid()}"
+
+    async def admin(statement: str) -> None:
+        connection = await asyncpg.connect(url)
+        try:
+            await connection.execute(statement)
+        finally:
+            await connection.close()
+
+    asyncio.run(admin(f'CREATE DATABASE "{name}"'))
+    try:
+        yield sa.make_url(url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        asyncio.run(admin(f'DROP DATABASE "{name}" WITH (FORCE)'))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=500, help="tables of two (default 500)")
@@ -296,8 +329,10 @@ def main() -> int:
         import redis
 
         redis.Redis.from_url(args.redis).flushdb()  # no leases or limits of an earlier run
-    with tempfile.TemporaryDirectory(prefix="scopa-load-") as folder:
-        db = args.db or f"sqlite+aiosqlite:///{folder}/load.db"
+    with tempfile.TemporaryDirectory(prefix="scopa-load-") as folder, fresh_database(
+        args.db
+    ) as given:
+        db = given or f"sqlite+aiosqlite:///{folder}/load.db"
         servers = []
         urls = []
         try:

@@ -103,6 +103,7 @@ class Cluster:
         await self.hub.open(self._deliver)
         self._tasks.append(asyncio.create_task(self._send_all(), name="scopa-cluster-send"))
         self._tasks.append(asyncio.create_task(self._keep_leases(), name="scopa-leases"))
+        self._tasks.append(asyncio.create_task(self._take_over(), name="scopa-takeovers"))
 
     async def close(self) -> None:
         for task in self._tasks:
@@ -236,19 +237,27 @@ class Cluster:
     # -- leases and takeovers --------------------------------------------------------------
 
     async def _keep_leases(self) -> None:
+        """Renew this process's leases, and let go of the tables it lost. Nothing else runs in
+        this loop, so a slow takeover never makes a renewal late."""
+        while True:
+            await asyncio.sleep(RENEW_SECONDS)
+            try:
+                for code in await self.hub.renew(list(self.room.tables)):
+                    await self._lost(code)
+            except Exception:
+                log.exception("renewing the leases failed; trying again")
+
+    async def _take_over(self) -> None:
         while True:
             await asyncio.sleep(RENEW_SECONDS)
             try:
                 await self._tend()
             except Exception:
-                log.exception("keeping the leases failed; trying again")
+                log.exception("taking tables over failed; trying again")
 
     async def _tend(self) -> None:
-        """Renew this process's leases, let go of the tables it lost, take over the tables of
-        dead processes, forget sockets of dead processes, and follow relayed tables that
-        moved."""
-        for code in await self.hub.renew(list(self.room.tables)):
-            await self._lost(code)
+        """Take over the tables of dead processes, forget sockets of dead processes, and follow
+        relayed tables that moved."""
         self._orphans.update(await self.hub.orphans())
         alive = await self.hub.alive()
         for code in list(self._orphans):

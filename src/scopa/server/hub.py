@@ -30,10 +30,11 @@ log = logging.getLogger(__name__)
 
 Deliver = Callable[[dict[str, Any]], Awaitable[None]]
 
-LEASE_SECONDS: Final = 5.0
+LEASE_SECONDS: Final = 7.0
 """A lease not renewed for this long expires: the longest a dead owner's tables wait for a new
-owner is this plus one renewal period."""
-RENEW_SECONDS: Final = 1.5
+owner is this plus one renewal period (9 s). A busy owner renews late; a lease lost that way
+costs its sockets a reconnection, never a move."""
+RENEW_SECONDS: Final = 2.0
 """How often an owner renews its leases and looks for processes that died."""
 PREFIX: Final = "scopa:"
 

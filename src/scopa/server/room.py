@@ -90,13 +90,15 @@ class CardRoom:
         self._sweeper: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
-        """Migrate the database, expire the waiting tables that waited too long, then bring
-        back every other unfinished table and resume its bots."""
+        """Migrate the database, expire the waiting tables that waited too long, then (alone)
+        bring back every other unfinished table and resume its bots. Among other processes,
+        tables come back when someone asks for them, or when their owner dies."""
         await self.storage.open()
         await self.limits.open()
         await self.storage.expire_waiting(now() - self._expiry)
-        for code in await self.storage.active_table_codes():
-            await self.locate(code)  # with other processes, only those nobody owns
+        if not self.hub.shared:
+            for code in await self.storage.active_table_codes():
+                await self.locate(code)
         self._sweeper = asyncio.create_task(self._sweep_now_and_then(), name="scopa-sweeper")
 
     async def close(self) -> None:
