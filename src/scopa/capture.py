@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from .cards import ALL_CARDS_MASK, CAPTURE_VALUES, VALUE_MASKS, Card, mask_of
+from .cards import ALL_CARDS_MASK, CAPTURE_VALUES, VALUE_MASKS, Card, ids_of, mask_of
 from .moves import Move, move_of
 from .rules import Rules
 
-_MEMO_LIMIT: Final = 1 << 18
-"""Entries in a generator's memo before it is emptied: memory stays bounded (tens of MB
-at most, most entries sharing the empty tuple) in long-running servers and tournaments."""
+_CARD_MEMO_LIMIT: Final = 1 << 14
+_MEMO_LIMIT: Final = 1 << 16
+"""Entries per memo (per card, ``_CARD_MEMO_LIMIT``) before it is emptied: memory stays
+bounded (tens of MB at most) in long-running servers and tournaments."""
 _VALUES: Final = tuple(CAPTURE_VALUES[i % 10] for i in range(40))
 _TRAILS: Final = tuple(move_of(i, 0) for i in range(40))
 _BELOW: Final = tuple(sum(VALUE_MASKS[w] for w in range(1, min(v, 11))) for v in range(16))
@@ -111,14 +112,20 @@ def _memo_reach(rules: Rules, card_id: int) -> tuple[int, int]:
     return 0, _BELOW[16 - value]
 
 
+_HandCard = tuple[int, int, dict[int, tuple[Move, ...]], int, Move]
+"""A card of a hand as :meth:`MoveGenerator.moves` reads it: the two reach masks, the
+card's memo, its id and its trail."""
+
+
 class MoveGenerator:
     """The legal moves of one rule set: :meth:`moves`.
 
     A native class when compiled, so the round state calls :meth:`moves` directly.
     The moves of a card onto the part of the table that decides them (see
-    :func:`_memo_reach`) are remembered in one memo keyed ``seen << 6 | card id``;
-    the captures themselves (masks) depend on the card's value alone, so a second memo
-    keyed ``seen << 4 | value`` shares them among the four cards of a value.
+    :func:`_memo_reach`) are remembered in a memo per card keyed by that part; the
+    captures themselves (masks) depend on the card's value alone, so a shared memo
+    keyed ``seen << 4 | value`` lets the four cards of a value share one search. A
+    hand's cards, with their memos at hand, are remembered per hand.
     """
 
     def __init__(self, rules: Rules) -> None:
@@ -127,41 +134,58 @@ class MoveGenerator:
         self._first = [first for first, _ in reach]
         self._second = [second for _, second in reach]
         self._trails = list(_TRAILS)
-        self._memo: dict[int, tuple[Move, ...]] = {}
+        self._memos: list[dict[int, tuple[Move, ...]]] = [{} for _ in range(40)]
         self._captures: dict[int, tuple[int, ...]] = {}
+        self._hands: dict[int, tuple[_HandCard, ...]] = {}
         self._free_trails = rules.must_capture == "none"
         self._trail_only_without_capture = rules.must_capture == "hand"
 
     def moves(self, hand: int, table: int) -> list[Move]:
         """Every move a player holding ``hand`` may make onto ``table`` (both masks),
         captures first, each card's in the order of the card ids."""
-        memo = self._memo
-        first = self._first
-        second = self._second
+        cards = self._hands.get(hand)
+        if cards is None:
+            cards = self._cards_of(hand)
         captures: list[Move] = []
         trailed: list[Move] = []
-        while hand:
-            bit = hand & -hand
-            hand ^= bit
-            card_id = bit.bit_length() - 1
-            seen = table & first[card_id] or table & second[card_id]
-            found = memo.get(seen << 6 | card_id)
+        for first, second, memo, card_id, trail in cards:
+            seen = table & first or table & second
+            found = memo.get(seen)
             if found is None:
                 found = self._card_moves(seen, card_id)
             if found:
                 captures.extend(found)
                 if self._free_trails:
-                    trailed.append(self._trails[card_id])
+                    trailed.append(trail)
             else:
-                trailed.append(self._trails[card_id])
+                trailed.append(trail)
         if self._trail_only_without_capture:
             return captures or trailed
         return captures + trailed
 
+    def _cards_of(self, hand: int) -> tuple[_HandCard, ...]:
+        """The cards of ``hand`` as :meth:`moves` reads them (see :data:`_HandCard`)."""
+        hands = self._hands
+        if len(hands) >= _MEMO_LIMIT:
+            hands.clear()
+        cards = hands[hand] = tuple(
+            [
+                (
+                    self._first[card_id],
+                    self._second[card_id],
+                    self._memos[card_id],
+                    card_id,
+                    self._trails[card_id],
+                )
+                for card_id in ids_of(hand)
+            ]
+        )
+        return cards
+
     def _card_moves(self, seen: int, card_id: int) -> tuple[Move, ...]:
-        memo = self._memo
+        memo = self._memos[card_id]
         captures = self._captures
-        if len(memo) >= _MEMO_LIMIT:
+        if len(memo) >= _CARD_MEMO_LIMIT:
             memo.clear()
         if len(captures) >= _MEMO_LIMIT:
             captures.clear()
@@ -169,7 +193,7 @@ class MoveGenerator:
         masks = captures.get(key)
         if masks is None:
             masks = captures[key] = capture_masks(self.rules, seen, card_id)
-        moves = memo[seen << 6 | card_id] = tuple([move_of(card_id, mask) for mask in masks])
+        moves = memo[seen] = tuple([move_of(card_id, mask) for mask in masks])
         return moves
 
 

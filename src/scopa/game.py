@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from .capture import capture_masks
+from .capture import capture_masks, move_generator
 from .cards import CARDS, VALUE_MASKS, Card, cards_of, value_of
 from .errors import IllegalMoveError, InvalidMoveError
 from .moves import Move, move_of
@@ -69,6 +69,7 @@ class Game:
         "_first_deck",
         "_history",
         "_legal",
+        "_moves",
         "_n",
         "_rng",
         "_round",
@@ -96,6 +97,8 @@ class Game:
         self._sides = rules.sides
         self._scores = [0] * self._sides
         self._round_scores: list[list[RoundScore]] = []
+        self._moves = move_generator(rules).moves
+        """The round's move generator, called directly on the hot path (``Round.legal``)."""
         self._history: list[tuple[int, Move, bool]] = []
         """Every play of the match: (seat, move, whether it scored a sweep)."""
         self._winner: int | None = None
@@ -155,7 +158,8 @@ class Game:
         """Every move the seat to move may make (empty once the match is over)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._state.legal()
+            state = self._state
+            legal = self._legal = self._moves(state.hands[state.to_move], state.table)
         return list(legal)
 
     def is_legal(self, move: Move) -> bool:
@@ -176,7 +180,7 @@ class Game:
         state = self._state
         legal = self._legal
         if legal is None:
-            legal = self._legal = state.legal()
+            legal = self._legal = self._moves(state.hands[state.to_move], state.table)
         if move not in legal or (seat is not None and seat != self._to_move):
             raise IllegalMoveError(self._why_illegal(move, seat))
         # Apply it: nothing below can fail, so a move is applied whole or not at all.
