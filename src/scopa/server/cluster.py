@@ -96,13 +96,19 @@ class Cluster:
         self._outbox: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._orphans: set[str] = set()
+        self._letting_go: set[asyncio.Task[None]] = set()
 
     async def open(self) -> None:
         if not self.hub.shared:
             return
         await self.hub.open(self._deliver)
         self._tasks.append(asyncio.create_task(self._send_all(), name="scopa-cluster-send"))
-        self._tasks.append(asyncio.create_task(self._keep_leases(), name="scopa-leases"))
+        loop = asyncio.get_running_loop()
+
+        def lost(codes: list[str]) -> None:  # in the lease keeper's thread
+            loop.call_soon_threadsafe(self._let_go, codes)
+
+        self.hub.keep(lambda: list(self.room.tables), lost)
         self._tasks.append(asyncio.create_task(self._take_over(), name="scopa-takeovers"))
 
     async def close(self) -> None:
@@ -236,16 +242,12 @@ class Cluster:
 
     # -- leases and takeovers --------------------------------------------------------------
 
-    async def _keep_leases(self) -> None:
-        """Renew this process's leases, and let go of the tables it lost. Nothing else runs in
-        this loop, so a slow takeover never makes a renewal late."""
-        while True:
-            await asyncio.sleep(RENEW_SECONDS)
-            try:
-                for code in await self.hub.renew(list(self.room.tables)):
-                    await self._lost(code)
-            except Exception:
-                log.exception("renewing the leases failed; trying again")
+    def _let_go(self, codes: list[str]) -> None:
+        """The lease keeper found ``codes`` lost (called in the event loop's thread)."""
+        for code in codes:
+            task = asyncio.create_task(self._lost(code))
+            self._letting_go.add(task)
+            task.add_done_callback(self._letting_go.discard)
 
     async def _take_over(self) -> None:
         while True:

@@ -21,9 +21,11 @@ import json
 import logging
 import os
 import socket
+import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, Final, Protocol
 
+import redis as sync_redis
 import redis.asyncio as redis
 
 log = logging.getLogger(__name__)
@@ -81,8 +83,10 @@ class Hub(Protocol):
     async def owners(self, codes: list[str]) -> list[str | None]:
         """The owner of each of ``codes``, in one round trip."""
 
-    async def renew(self, codes: list[str]) -> list[str]:
-        """Renew this process's leases on ``codes``; returns the codes it no longer holds."""
+    def keep(self, held: Callable[[], list[str]], lost: Callable[[list[str]], None]) -> None:
+        """Renew the leases on the tables ``held()`` names, every :data:`RENEW_SECONDS`, until
+        closed; ``lost`` gets those this process no longer holds (it is called from another
+        thread)."""
 
     async def release(self, code: str) -> None: ...
 
@@ -119,8 +123,8 @@ class LocalHub:
     async def owners(self, codes: list[str]) -> list[str | None]:
         return [self.name for _ in codes]
 
-    async def renew(self, codes: list[str]) -> list[str]:
-        return []
+    def keep(self, held: Callable[[], list[str]], lost: Callable[[list[str]], None]) -> None:
+        pass
 
     async def release(self, code: str) -> None:
         pass
@@ -142,7 +146,9 @@ class RedisHub:
         self.redis: redis.Redis = redis.Redis.from_url(url, decode_responses=True)
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         self._reader: asyncio.Task[None] | None = None
-        self._renew = self.redis.register_script(_RENEW)
+        self.url = url
+        self._stop = threading.Event()
+        self._keeper: threading.Thread | None = None
         self._release = self.redis.register_script(_RELEASE)
         self._lease_ms = int(LEASE_SECONDS * 1000)
 
@@ -167,6 +173,9 @@ class RedisHub:
                 log.exception("a message from another process failed: %.200s", message["data"])
 
     async def close(self) -> None:
+        self._stop.set()
+        if self._keeper is not None:
+            await asyncio.to_thread(self._keeper.join)
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -201,18 +210,42 @@ class RedisHub:
         found = await self.redis.mget([self._lease(code) for code in codes])
         return [None if owner is None else str(owner) for owner in found]
 
-    async def renew(self, codes: list[str]) -> list[str]:
-        await self._beat()
-        if not codes:
-            return []
-        kept = await self._renew(
-            keys=[self._lease(code) for code in codes], args=[self.name, self._lease_ms]
+    def keep(self, held: Callable[[], list[str]], lost: Callable[[list[str]], None]) -> None:
+        """Leases are renewed by a thread of their own, with its own connection: an event loop
+        that is busy (a burst of moves, a slow takeover) must not let its leases lapse, or
+        its tables would bounce between processes exactly when they are busiest. A process
+        that is really stopped (killed, paused) stops this thread too."""
+        self._keeper = threading.Thread(
+            target=self._renew_now_and_then, args=(held, lost), name="scopa-leases", daemon=True
         )
-        held = {codes[int(i) - 1] for i in kept}
-        lost = [code for code in codes if code not in held]
-        if lost:
-            await self.redis.srem(self._owned(self.name), *lost)
-        return lost
+        self._keeper.start()
+
+    def _renew_now_and_then(
+        self, held: Callable[[], list[str]], lost: Callable[[list[str]], None]
+    ) -> None:
+        client = sync_redis.Redis.from_url(self.url, decode_responses=True)
+        renew = client.register_script(_RENEW)
+        try:
+            while not self._stop.wait(RENEW_SECONDS):
+                try:
+                    seconds, micros = client.time()
+                    client.zadd(f"{PREFIX}processes", {self.name: seconds + micros / 1e6})
+                    codes = held()
+                    if not codes:
+                        continue
+                    kept = renew(
+                        keys=[self._lease(code) for code in codes],
+                        args=[self.name, self._lease_ms],
+                    )
+                    still = {codes[int(i) - 1] for i in kept}
+                    gone = [code for code in codes if code not in still]
+                    if gone:
+                        client.srem(self._owned(self.name), *gone)
+                        lost(gone)
+                except Exception:
+                    log.exception("renewing the leases failed; trying again")
+        finally:
+            client.close()
 
     async def release(self, code: str) -> None:
         await self._release(keys=[self._lease(code)], args=[self.name])
