@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import logging
 from collections import defaultdict
+from collections.abc import Coroutine
 from typing import Any, Final, Protocol
 
 from .commands import run
@@ -97,6 +99,8 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._orphans: set[str] = set()
         self._letting_go: set[asyncio.Task[None]] = set()
+        self._chains: dict[str, asyncio.Task[None]] = {}
+        """The last step queued for each relayed socket (or lobby request)."""
 
     async def open(self) -> None:
         if not self.hub.shared:
@@ -186,15 +190,13 @@ class Cluster:
             if relayed is not None:
                 relayed.close(message["code"], message["reason"])
         elif op == "attach":
-            await self._attach(message)
+            self._in_order(message["conn"], self._attach(message))
         elif op == "command":
-            await self._command(message)
+            self._in_order(message["conn"], self._command(message))
         elif op == "detach":
-            remote = self.remotes.pop(message["conn"], None)
-            if remote is not None:
-                remote.table.detach(remote)
+            self._in_order(message["conn"], self._detach(message))
         elif op == "act":
-            await self._act(message)
+            self._in_order(message["id"], self._act(message))
         elif op == "job":
             if isinstance(self.room.pool, RemoteBots):
                 self.room.pool.answered(message)
@@ -202,6 +204,32 @@ class Cluster:
             waiting = self._replies.get(message["id"])
             if waiting is not None and not waiting.done():
                 waiting.set_result(message)
+
+    def _in_order(self, key: str, step: Coroutine[Any, Any, None]) -> None:
+        """Run ``step`` in its own task, after the steps already queued for ``key`` (one
+        socket's messages keep their order; different sockets' never wait for each other, and
+        the inbox is read on while a move waits for its commit)."""
+        previous = self._chains.get(key)
+
+        async def after_previous() -> None:
+            if previous is not None:
+                await asyncio.wait([previous])
+            await step
+
+        task = asyncio.create_task(after_previous())
+        self._chains[key] = task
+        task.add_done_callback(functools.partial(self._step_done, key))
+
+    def _step_done(self, key: str, task: asyncio.Task[None]) -> None:
+        if self._chains.get(key) is task:
+            del self._chains[key]
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a message from another process failed", exc_info=task.exception())
+
+    async def _detach(self, message: dict[str, Any]) -> None:
+        remote = self.remotes.pop(message["conn"], None)
+        if remote is not None:
+            remote.table.detach(remote)
 
     async def _attach(self, message: dict[str, Any]) -> None:
         process, conn, code = message["from"], message["conn"], message["code"]

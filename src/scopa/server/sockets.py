@@ -148,7 +148,7 @@ class Connection:
     async def serve(self, room: CardRoom, cluster: Cluster, code: str) -> None:
         """Read this client's messages until it goes or is closed."""
         while not self.closing:
-            timeout = self.settings.hello_timeout if self.table is None else None
+            timeout = None if self.greeted else self.settings.hello_timeout
             try:
                 text = await self.receive(timeout)
             except TimeoutError:
