@@ -86,6 +86,15 @@ def test_no_hidden_card_in_strings_or_tensors(preset: str, players: int) -> None
             cards_of(state.round.hands[player])
 
 
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    state = dealt(moves=3)
+    before = (str(state), state.history(), state.legal_actions())
+    illegal = next(a for a in range(actions.SIZE) if a not in state.legal_actions())
+    with pytest.raises(ValueError, match=f"action {illegal} is not legal here"):
+        state.apply_action(illegal)
+    assert (str(state), state.history(), state.legal_actions()) == before
+
+
 def test_resampling_keeps_the_information_state_and_deals_the_rest_again() -> None:
     state = dealt("escoba", 2, seed=9, moves=9)
     player = state.current_player()

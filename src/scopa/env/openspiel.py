@@ -29,6 +29,7 @@ import numpy as np
 import pyspiel
 
 from ..cards import ALL_CARDS_MASK, CARDS, cards_of, mask_of
+from ..errors import IllegalMoveError
 from ..moves import Move
 from ..players.sampling import Knowledge
 from ..round import Round
@@ -144,7 +145,8 @@ class ScopaState(pyspiel.State):  # type: ignore[misc]
         return self.round is not None and self.round.over
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        left = [card for card in range(40) if card not in set(self.deck)]
+        dealt = set(self.deck)
+        left = [card for card in range(40) if card not in dealt]
         chance = 1.0 / len(left)
         return [(card, chance) for card in left]
 
@@ -161,8 +163,13 @@ class ScopaState(pyspiel.State):  # type: ignore[misc]
         if state is None:
             self._deal(int(action))
             return
-        move = actions.move_for(self.rules, int(action), state.table)
         seat = state.to_move
+        if action not in self._legal_actions(seat):  # the round trusts its caller; check here
+            raise IllegalMoveError(
+                f"action {action} is not legal here; the legal actions are "
+                f"{', '.join(map(str, self._legal_actions(seat)))}"
+            )
+        move = actions.move_for(self.rules, int(action), state.table)
         swept = state.apply(move)
         self.plays.append((seat, move, swept))
         self.played |= move.card_bit
