@@ -60,3 +60,7 @@ moves = sa.Table(
     sa.Column("seat", sa.Integer, nullable=False),
     sa.Column("move", sa.String(64), nullable=False),
 )
+
+# The accounts' tables (issue 11) join this metadata, so that the migrations are checked
+# against every table of the database; imported last, once ``metadata`` exists.
+from . import account_tables as account_tables  # noqa: E402

@@ -1,0 +1,476 @@
+"""Accounts, optional: register, log in, log out, change the password, list and revoke sessions.
+
+Guests still play with no account. A password is kept only as its argon2id hash
+(``argon2-cffi``'s defaults, RFC 9106's second recommended setting), worked out in a thread so
+the event loop never waits on it. A session is a random secret in an HttpOnly, SameSite=Lax
+cookie (Secure when the request came over https); the database keeps only its SHA-256, so a
+copy of the database logs nobody in, and a session is revoked by deleting its row. Every login
+makes a new session (a cookie sent with the login is revoked), so a session id planted before
+login is worth nothing after it.
+
+A write authenticated by the cookie must come from this site: a browser sends ``Origin`` (or at
+least ``Referer``) with it, and one that names another site is refused (403). Login attempts are
+limited per client address and per account with the ``limits`` library, in memory or in the
+room's Redis. No password, hash or session secret is ever logged or sent back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+import unicodedata
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Final, cast
+from urllib.parse import urlsplit
+
+import sqlalchemy as sa
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from fastapi import APIRouter, Depends, Path, Request, Response
+from limits import parse_many
+from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.strategies import MovingWindowRateLimiter
+from pydantic import BaseModel, Field, StringConstraints
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from .account_tables import accounts, seat_accounts, sessions
+from .room import CardRoom
+from .storage import Storage as Database
+from .storage import now
+from .tables import LobbyError
+
+COOKIE: Final = "scopa_session"
+SESSION_DAYS: Final = 30
+"""A session lasts this long from login; logging in again makes a new one."""
+MAX_NAME: Final = 24
+MIN_PASSWORD: Final = 8
+MAX_PASSWORD: Final = 256
+LOGIN_PER_ADDRESS: Final = "10/minute;60/hour"
+"""Login attempts one client address may make, right or wrong."""
+LOGIN_PER_ACCOUNT: Final = "5/minute;30/hour"
+"""Login attempts on one account, from any address: guessing from many addresses is slow too."""
+SEEN_EVERY: Final = timedelta(minutes=5)
+"""A session's ``seen_at`` is written at most this often, not on every request."""
+
+_hasher = PasswordHasher()
+_DUMMY_HASH: Final = _hasher.hash("a password nobody has")
+"""Checked against when a name is unknown, so that the answer takes as long as for a known one."""
+
+Body = Annotated[str, StringConstraints(max_length=4096)]
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+    session: int
+    """The public handle of the session this request came with."""
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def check_name(name: str) -> str:
+    """A user name as kept: trimmed, 1 to 24 printable characters, no control characters.
+
+    >>> check_name("  Anna Rossi ")
+    'Anna Rossi'
+    >>> check_name("x" * 25)
+    Traceback (most recent call last):
+    ...
+    scopa.server.tables.LobbyError: a user name may have at most 24 characters; this one has 25
+    """
+    name = name.strip()
+    if not name:
+        raise LobbyError(422, "a user name needs at least one character")
+    if any(unicodedata.category(char).startswith("C") for char in name):
+        raise LobbyError(422, "a user name may not hold control or invisible characters")
+    if len(name) > MAX_NAME:
+        raise LobbyError(
+            422, f"a user name may have at most {MAX_NAME} characters; this one has {len(name)}"
+        )
+    return " ".join(name.split())
+
+
+def name_key(name: str) -> str:
+    """Names are unique whatever their case: ``Anna`` and ``anna`` are one name."""
+    return name.casefold()
+
+
+def check_password(password: str) -> str:
+    if not password:
+        raise LobbyError(422, f"the password is empty: choose one of {MIN_PASSWORD} characters "
+                         "or more")
+    if len(password) < MIN_PASSWORD:
+        raise LobbyError(422, f"the password is too short: it needs {MIN_PASSWORD} characters "
+                         "or more")
+    if len(password) > MAX_PASSWORD:
+        raise LobbyError(422, f"the password is too long: at most {MAX_PASSWORD} characters")
+    return password
+
+
+async def hash_password(password: str) -> str:
+    return await asyncio.to_thread(_hasher.hash, password)
+
+
+async def password_matches(password: str, password_hash: str) -> bool:
+    def verify() -> bool:
+        try:
+            return _hasher.verify(password_hash, password)
+        except (VerificationError, InvalidHashError):
+            return False
+
+    return await asyncio.to_thread(verify)
+
+
+# -- requests ------------------------------------------------------------------------------
+
+
+def _room(request: Request) -> CardRoom:
+    return cast(CardRoom, request.app.state.room)
+
+
+def _database(request: Request) -> Database:
+    return _room(request).storage
+
+
+def check_origin(request: Request) -> None:
+    """Refuse (403) a cookie-authenticated write sent by a page of another site. Browsers send
+    ``Origin`` with every cross-site POST; a client that sends neither header is no browser, and
+    so no page can have made it send the cookie."""
+    claimed = request.headers.get("origin") or request.headers.get("referer")
+    if claimed is None:
+        return
+    parts = urlsplit(claimed)
+    host = request.headers.get("host", "")
+    if parts.netloc != host or parts.scheme not in ("http", "https"):
+        raise LobbyError(403, "this request came from another site: it was refused")
+
+
+async def current_account(request: Request, write: bool = False) -> Account | None:
+    """The account of the session cookie the request carries, if it is a live session; a
+    ``write`` must also pass :func:`check_origin`."""
+    secret = request.cookies.get(COOKIE)
+    if not secret or len(secret) > 128:
+        return None
+    if write:
+        check_origin(request)
+    database = _database(request)
+    async with database.engine.connect() as connection:
+        row = (
+            await connection.execute(
+                sa.select(sessions.c.id, sessions.c.created_at, sessions.c.seen_at,
+                          accounts.c.id.label("account"), accounts.c.name)
+                .join(accounts, accounts.c.id == sessions.c.account_id)
+                .where(sessions.c.secret_hash == hash_secret(secret))
+            )
+        ).first()
+    if row is None:
+        return None
+    moment = now()
+    if _aware(row.created_at) + timedelta(days=SESSION_DAYS) <= moment:
+        return None
+    if _aware(row.seen_at) + SEEN_EVERY <= moment:
+        session_id = row.id
+
+        async def seen(connection: AsyncConnection) -> None:
+            await connection.execute(
+                sessions.update().where(sessions.c.id == session_id).values(seen_at=moment)
+            )
+
+        await database.write(seen)
+    return Account(row.account, row.name, row.id)
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite gives back naive datetimes (stored as UTC)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+async def require_account(request: Request, write: bool = False) -> Account:
+    account = await current_account(request, write)
+    if account is None:
+        raise LobbyError(401, "log in first: this needs an account")
+    return account
+
+
+async def _signed_in(request: Request) -> Account:
+    return await require_account(request, write=request.method != "GET")
+
+
+Me = Annotated[Account, Depends(_signed_in)]
+
+
+class _LoginLimits:
+    """The login limits, made on first use (the memory storage needs a running loop)."""
+
+    def __init__(self, redis_url: str | None) -> None:
+        storage: Storage = (
+            MemoryStorage()
+            if redis_url is None
+            else RedisStorage("async+" + redis_url, implementation="redispy")
+        )
+        self.limiter = MovingWindowRateLimiter(storage)
+        self.per_address = parse_many(LOGIN_PER_ADDRESS)
+        self.per_account = parse_many(LOGIN_PER_ACCOUNT)
+
+    async def refusal(self, address: str, key: str) -> str | None:
+        for limit in self.per_address:
+            if not await self.limiter.hit(limit, "login-address", address):
+                return f"too many login attempts from your address (at most {limit}): wait " \
+                    "a little and try again"
+        for limit in self.per_account:
+            if not await self.limiter.hit(limit, "login-account", key):
+                return f"too many login attempts on this account (at most {limit}): wait a " \
+                    "little and try again"
+        return None
+
+
+def _login_limits(request: Request) -> _LoginLimits:
+    state = request.app.state
+    limits = getattr(state, "login_limits", None)
+    if limits is None:
+        limits = state.login_limits = _LoginLimits(_room(request).settings.redis_url)
+    return cast(_LoginLimits, limits)
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
+def _set_cookie(request: Request, response: Response, secret: str) -> None:
+    response.set_cookie(
+        COOKIE,
+        secret,
+        max_age=SESSION_DAYS * 24 * 3600,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+
+
+async def _new_session(request: Request, response: Response, account_id: int) -> None:
+    """A fresh session for ``account_id``; the session the request came with (if any) ends."""
+    secret = secrets.token_urlsafe(32)
+    old = request.cookies.get(COOKIE)
+    agent = request.headers.get("user-agent", "")[:200] or None
+    moment = now()
+
+    async def run(connection: AsyncConnection) -> None:
+        if old:
+            await connection.execute(
+                sessions.delete().where(sessions.c.secret_hash == hash_secret(old))
+            )
+        await connection.execute(
+            sessions.insert().values(
+                secret_hash=hash_secret(secret), account_id=account_id, agent=agent,
+                created_at=moment, seen_at=moment,
+            )
+        )
+
+    await _database(request).write(run)
+    _set_cookie(request, response, secret)
+
+
+# -- the routes ----------------------------------------------------------------------------
+
+
+async def rate_limit(request: Request) -> None:
+    """The lobby's limits per client address apply here too (reads and writes apart)."""
+    refusal = await _room(request).limits.refusal(_address(request), write=request.method != "GET")
+    if refusal is not None:
+        raise LobbyError(429, refusal)
+
+
+router = APIRouter(prefix="/api/account", tags=["accounts"], dependencies=[Depends(rate_limit)])
+
+
+class Credentials(BaseModel):
+    name: Body = Field(description="your user name: 1 to 24 characters, unique whatever the case")
+    password: Body = Field(description="8 to 256 characters")
+
+
+class NewPassword(BaseModel):
+    current: Body = Field(description="the password you have now")
+    new: Body = Field(description="the new password: 8 to 256 characters")
+
+
+class AccountView(BaseModel):
+    id: int
+    name: str
+
+
+class SessionView(BaseModel):
+    id: int = Field(description="the session's handle, to revoke it")
+    agent: str | None = Field(description="the browser it was opened in")
+    created_at: str
+    seen_at: str
+    current: bool = Field(description="the session of this request")
+
+
+@router.post("/register", status_code=201)
+async def register(body: Credentials, request: Request, response: Response) -> AccountView:
+    """Make an account and log in to it."""
+    check_origin(request)
+    name = check_name(body.name)
+    password_hash = await hash_password(check_password(body.password))
+    key = name_key(name)
+    moment = now()
+
+    async def run(connection: AsyncConnection) -> int | None:
+        taken = await connection.scalar(sa.select(accounts.c.id).where(accounts.c.name_key == key))
+        if taken is not None:
+            return None
+        inserted = await connection.execute(
+            accounts.insert().values(
+                name=name, name_key=key, password_hash=password_hash, created_at=moment
+            )
+        )
+        key_of_row = inserted.inserted_primary_key
+        assert key_of_row is not None
+        return int(key_of_row[0])
+
+    try:
+        account_id = await _database(request).write(run)
+    except sa.exc.IntegrityError:
+        account_id = None
+    if account_id is None:
+        raise LobbyError(409, f"the user name {name!r} is taken: choose another")
+    await _new_session(request, response, account_id)
+    return AccountView(id=account_id, name=name)
+
+
+@router.post("/login")
+async def login(body: Credentials, request: Request, response: Response) -> AccountView:
+    """Log in: a new session cookie, whatever session the browser had before."""
+    check_origin(request)
+    key = name_key(body.name.strip())[:64]
+    refusal = await _login_limits(request).refusal(_address(request), key)
+    if refusal is not None:
+        raise LobbyError(429, refusal)
+    async with _database(request).engine.connect() as connection:
+        row = (
+            await connection.execute(
+                sa.select(accounts.c.id, accounts.c.name, accounts.c.password_hash).where(
+                    accounts.c.name_key == key
+                )
+            )
+        ).first()
+    matches = await password_matches(body.password, row.password_hash if row else _DUMMY_HASH)
+    if row is None or not matches:
+        raise LobbyError(401, "wrong user name or password")
+    await _new_session(request, response, row.id)
+    return AccountView(id=row.id, name=row.name)
+
+
+@router.post("/logout", status_code=204)
+async def logout(request: Request, response: Response) -> None:
+    """End this browser's session (nothing happens without one)."""
+    check_origin(request)
+    secret = request.cookies.get(COOKIE)
+    if secret:
+
+        async def run(connection: AsyncConnection) -> None:
+            await connection.execute(
+                sessions.delete().where(sessions.c.secret_hash == hash_secret(secret))
+            )
+
+        await _database(request).write(run)
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
+
+
+@router.get("")
+async def me(account: Me) -> AccountView:
+    """Who this browser is logged in as (401 when nobody)."""
+    return AccountView(id=account.id, name=account.name)
+
+
+@router.post("/password", status_code=204)
+async def change_password(body: NewPassword, request: Request, account: Me) -> None:
+    """Change your password: every other session of the account ends."""
+    async with _database(request).engine.connect() as connection:
+        current_hash = await connection.scalar(
+            sa.select(accounts.c.password_hash).where(accounts.c.id == account.id)
+        )
+    if current_hash is None or not await password_matches(body.current, current_hash):
+        raise LobbyError(403, "the current password is wrong: the password was not changed")
+    new_hash = await hash_password(check_password(body.new))
+
+    async def run(connection: AsyncConnection) -> None:
+        await connection.execute(
+            accounts.update().where(accounts.c.id == account.id).values(password_hash=new_hash)
+        )
+        await connection.execute(
+            sessions.delete().where(
+                sessions.c.account_id == account.id, sessions.c.id != account.session
+            )
+        )
+
+    await _database(request).write(run)
+
+
+@router.get("/sessions")
+async def list_sessions(request: Request, account: Me) -> list[SessionView]:
+    """Your account's sessions (never anyone else's, never their secrets)."""
+    async with _database(request).engine.connect() as connection:
+        rows = (
+            await connection.execute(
+                sa.select(sessions.c.id, sessions.c.agent, sessions.c.created_at,
+                          sessions.c.seen_at)
+                .where(sessions.c.account_id == account.id)
+                .order_by(sessions.c.id)
+            )
+        ).all()
+    return [
+        SessionView(
+            id=row.id, agent=row.agent, created_at=_aware(row.created_at).isoformat(),
+            seen_at=_aware(row.seen_at).isoformat(), current=row.id == account.session,
+        )
+        for row in rows
+    ]
+
+
+@router.delete("/sessions/{session_id}", status_code=204)
+async def revoke_session(
+    session_id: Annotated[int, Path(ge=1, le=2**31 - 1)], request: Request, account: Me
+) -> None:
+    """Log out one of your sessions (another device, say). Someone else's is not found."""
+
+    async def run(connection: AsyncConnection) -> int:
+        done = await connection.execute(
+            sessions.delete().where(
+                sessions.c.id == session_id, sessions.c.account_id == account.id
+            )
+        )
+        return int(done.rowcount)
+
+    if not await _database(request).write(run):
+        raise LobbyError(404, f"you have no session {session_id}")
+
+
+# -- hooks for the lobby -------------------------------------------------------------------
+
+
+async def seat_taken(request: Request, code: str, seat: int | None) -> None:
+    """Remember which account (if the request has one) took ``seat`` at table ``code``; a
+    guest who takes a seat clears what an account held there before."""
+    if seat is None:
+        return
+    account = await current_account(request, write=True)
+
+    async def run(connection: AsyncConnection) -> None:
+        await connection.execute(
+            seat_accounts.delete().where(
+                seat_accounts.c.table_code == code, seat_accounts.c.seat == seat
+            )
+        )
+        if account is not None:
+            await connection.execute(
+                seat_accounts.insert().values(table_code=code, seat=seat, account_id=account.id)
+            )
+
+    await _database(request).write(run)

@@ -1,0 +1,86 @@
+"""The accounts' migration upgrades a database of the previous version in place, on SQLite and
+PostgreSQL: its tables, seats, matches and moves stay as they were, and the card room opens it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from scopa import Rules
+from scopa.server.schema import matches, moves, seats, tables
+from scopa.server.storage import MIGRATIONS, Storage, async_url
+
+from .server_support import anyio_backend, fresh_postgres, sqlite_url
+
+pytestmark = pytest.mark.anyio
+__all__ = ["anyio_backend"]
+
+PREVIOUS = "0002"
+"""The last revision before accounts."""
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    if request.param == "sqlite":
+        yield sqlite_url(tmp_path / "scopa.db")
+    else:
+        async with fresh_postgres() as url:
+            yield url
+
+
+def _upgrade_to(revision: str) -> Callable[[sa.Connection], None]:
+    def run(connection: sa.Connection) -> None:
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+    return run
+
+
+async def test_a_previous_database_upgrades_in_place_keeping_its_matches(db_url: str) -> None:
+    engine = create_async_engine(async_url(db_url))
+    moment = datetime(2026, 11, 29, 12, tzinfo=UTC)
+    rules = Rules.preset("scopa").to_dict()
+    players = [{"seat": 0, "kind": "human", "name": "Ada", "level": None},
+               {"seat": 1, "kind": "bot", "name": "Bot 2", "level": "expert"}]
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(_upgrade_to(PREVIOUS))
+            await connection.execute(tables.insert().values(
+                code="ABCDEF", rules=rules, look="french", status="playing", match_id=1,
+                created_at=moment, touched_at=moment))
+            await connection.execute(seats.insert(), [
+                {"table_code": "ABCDEF", "seat": 0, "kind": "human", "name": "Ada",
+                 "level": None, "token_hash": "0" * 64},
+                {"table_code": "ABCDEF", "seat": 1, "kind": "bot", "name": "Bot 2",
+                 "level": "expert", "token_hash": None}])
+            await connection.execute(matches.insert().values(
+                id=1, table_code="ABCDEF", rules=rules, seed=7, deck=None, players=players,
+                status="playing", winner=None, record=None, started_at=moment))
+            await connection.execute(moves.insert().values(match_id=1, number=1, seat=0, move="5D"))
+    finally:
+        await engine.dispose()
+
+    storage = Storage(db_url)
+    await storage.open()
+    try:
+        stored = await storage.load_table("ABCDEF")
+        assert stored is not None and stored.match is not None
+        assert (stored.status, stored.match.seed, stored.match.moves) == ("playing", 7, ["5D"])
+        assert [(seat.kind, seat.name) for seat in stored.seats] == [
+            ("human", "Ada"), ("bot", "Bot 2")]
+        async with storage.engine.connect() as connection:
+            names = await connection.run_sync(lambda sync: sa.inspect(sync).get_table_names())
+            kept = await connection.scalar(sa.select(sa.func.count()).select_from(matches))
+        assert {"accounts", "sessions", "ratings", "rating_history", "reviews"} <= set(names)
+        assert kept == 1
+    finally:
+        await storage.close()
