@@ -94,3 +94,18 @@ reviews = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )
 """The master's review of one seat of a finished match, stored once and never recomputed."""
+
+account_matches = sa.Table(
+    "account_matches",
+    metadata,
+    sa.Column("match_id", sa.Integer, primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("pool", sa.String(32), nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("result", sa.String(8), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_account_matches_account", "account_id", "at"),
+)
+"""Every finished match an account played, rated or casual: ``result`` is win, loss or
+abandoned (a loss that the player walked out of)."""

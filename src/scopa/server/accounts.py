@@ -35,6 +35,7 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, Field, StringConstraints
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from . import ratings
 from .account_tables import accounts, seat_accounts, sessions
 from .room import CardRoom
 from .storage import Storage as Database
@@ -455,12 +456,18 @@ async def revoke_session(
 # -- hooks for the lobby -------------------------------------------------------------------
 
 
-async def seat_taken(request: Request, code: str, seat: int | None) -> None:
-    """Remember which account (if the request has one) took ``seat`` at table ``code``; a
-    guest who takes a seat clears what an account held there before."""
+async def seat_holder(request: Request) -> Account | None:
+    """The account taking a seat with this lobby request (after the Origin check), if any."""
+    return await current_account(request, write=True)
+
+
+async def remember_seat(
+    storage: Database, code: str, seat: int | None, account: Account | None
+) -> None:
+    """Remember which account took ``seat`` at table ``code``; a guest who takes a seat clears
+    what an account held there before."""
     if seat is None:
         return
-    account = await current_account(request, write=True)
 
     async def run(connection: AsyncConnection) -> None:
         await connection.execute(
@@ -473,4 +480,12 @@ async def seat_taken(request: Request, code: str, seat: int | None) -> None:
                 seat_accounts.insert().values(table_code=code, seat=seat, account_id=account.id)
             )
 
-    await _database(request).write(run)
+    await storage.write(run)
+
+
+async def table_made(
+    storage: Database, code: str, seat: int | None, account: Account | None, rated: bool
+) -> None:
+    """A new table: whether it is rated, and its creator's seat."""
+    await ratings.set_mode(storage, code, rated)
+    await remember_seat(storage, code, seat, account)

@@ -17,6 +17,7 @@ from fastapi import APIRouter, Depends, Path, Request
 from pydantic import BaseModel, Field, StringConstraints
 
 from ..players import LEVEL_NAMES, LEVELS
+from . import accounts
 from .bots import default_level
 from .cluster import Cluster
 from .room import CardRoom, build_rules, check_level
@@ -69,6 +70,9 @@ class RulesChoice(BaseModel):
         None, ge=1, le=1000, description="points to win (default: the preset's)"
     )
     look: Word = Field("french", description="deck look: french, italian or spanish")
+    rated: bool = Field(
+        False, description="rated: the match moves the ratings of the accounts that play it"
+    )
 
 
 class NewTable(RulesChoice):
@@ -158,10 +162,12 @@ async def _act(cluster: Cluster, code: str, action: str, **args: Any) -> dict[st
 
 
 @router.post("/tables", status_code=201)
-async def create_table(body: NewTable, room: Room) -> SeatGrant:
+async def create_table(body: NewTable, room: Room, request: Request) -> SeatGrant:
     """A new table. With ``name`` you sit at it and get your seat token."""
     rules = build_rules(body.preset, body.players, body.teams, body.target)
+    account = await accounts.seat_holder(request)
     table, seat, token = await room.create(rules, body.look, body.bots, body.name)
+    await accounts.table_made(room.storage, table.code, seat, account, body.rated)
     return _grant(table.info(), seat, token)
 
 
@@ -177,9 +183,13 @@ async def show_table(code: Code, cluster: Processes) -> TableView:
 
 
 @router.post("/tables/{code}/join")
-async def join_table(code: Code, body: Join, cluster: Processes) -> SeatGrant:
+async def join_table(
+    code: Code, body: Join, cluster: Processes, room: Room, request: Request
+) -> SeatGrant:
     """Take a free seat as a guest; the answer holds your secret seat token."""
+    account = await accounts.seat_holder(request)
     done = await _act(cluster, code, "join", name=body.name, seat=body.seat)
+    await accounts.remember_seat(room.storage, done["table"]["code"], done["seat"], account)
     return _grant(done["table"], done["seat"], done["token"])
 
 
@@ -213,12 +223,14 @@ async def list_levels() -> list[Level]:
 
 
 @router.post("/play", status_code=201)
-async def play_computer(body: Computer, room: Room) -> SeatGrant:
+async def play_computer(body: Computer, room: Room, request: Request) -> SeatGrant:
     """Play against the computer in one call: you at seat 0, bots elsewhere, dealt at once."""
     rules = build_rules(body.preset, body.players, body.teams, body.target)
     level = check_level(body.level or default_level())
     bots = {seat: level for seat in range(1, rules.players)}
+    account = await accounts.seat_holder(request)
     table, seat, token = await room.create(rules, body.look, bots, body.name)
+    await accounts.table_made(room.storage, table.code, seat, account, body.rated)
     await table.start_now()
     return _grant(table.info(), seat, token)
 

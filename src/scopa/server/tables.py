@@ -20,7 +20,7 @@ from ..errors import IllegalMoveError, InvalidMoveError
 from ..game import Game
 from ..rules import Rules
 from ..view import Play
-from . import bots
+from . import bots, ratings
 from .protocol import ProtocolError, encode, error_message
 from .settings import Settings
 from .storage import Storage, StoredSeat, now
@@ -507,6 +507,11 @@ class Table:
             if game.is_over:
                 self.status = "over"
                 self.stand_ins.clear()
+                assert game.winner is not None
+                await ratings.match_over(
+                    self._storage, self.code, self.match_id, self.rules,
+                    [seat.kind for seat in self.seats], game.scores, game.winner,
+                )
             if game.is_over or came_back:
                 self._broadcast_table()
             self._broadcast_state()

@@ -1,0 +1,256 @@
+"""Ratings with openskill's Plackett-Luce model: one pool per game and format, bots as anchors.
+
+The model and every number shown are documented in docs/ratings.md; in short:
+
+* A rating is openskill's ``(mu, sigma)``: the skill believed and how unsure that belief is.
+  Newcomers start at the model's defaults, mu 25 and sigma 25/3.
+* People are shown a conservative figure, ``1000 + 40 * (mu - 3 * sigma)`` rounded (a
+  newcomer shows 1000): it rises as the rating grows surer, not only as it grows.
+* A rating is provisional until :data:`PROVISIONAL_MATCHES` rated matches in its pool; the
+  leaderboards leave provisional ratings out.
+* Each bot level is a player of every pool with a fixed rating (:data:`ANCHORS`): it takes part
+  in the update so that people who play it move, but it never moves itself. So a newcomer's
+  first matches against the computer already place them, on a scale that does not drift.
+* Guests in a rated match are players at the defaults, never stored.
+* A match's sides are ranked by their final scores; a side in which a person walked out of the
+  match (their seat taken over by a bot) is ranked last, so abandoning counts as a loss.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import sqlalchemy as sa
+from openskill.models import PlackettLuce
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from ..rules import Rules
+from .account_tables import account_matches, rating_history, ratings, seat_accounts, table_modes
+from .schema import matches
+from .storage import Storage, now
+
+log = logging.getLogger(__name__)
+
+MODEL: Final = PlackettLuce()
+"""openskill's defaults: mu 25, sigma 25/3, beta 25/6 (the spread of one match's
+performance), tau 25/300 (sigma's growth per match, so ratings can keep moving)."""
+ANCHORS: Final = {"random": 12.0, "greedy": 20.0, "expert": 27.0, "master": 30.0}
+"""The bot levels' fixed mu in every pool, weakest first; their sigma is :data:`ANCHOR_SIGMA`.
+Set from how the levels fare against each other in ``scopa tournament``: greedy beats random
+nearly always, expert beats greedy about three matches in four, master edges expert."""
+ANCHOR_SIGMA: Final = 1.0
+PROVISIONAL_MATCHES: Final = 5
+DISPLAY_BASE: Final = 1000
+DISPLAY_SCALE: Final = 40
+
+
+def pool_of(rules: Rules) -> str:
+    """The rating pool of a table's rules: the game, then the format.
+
+    >>> pool_of(Rules.preset("scopa")), pool_of(Rules.preset("escoba", players=4))
+    ('scopa-2', 'escoba-teams')
+    >>> pool_of(Rules.preset("scopa", players=3)), pool_of(Rules.preset("scopa", players=6))
+    ('scopa-3', 'scopa-6-teams')
+    """
+    game = "escoba" if rules.capture == "fifteen" else "scopa"
+    if rules.sides == rules.players:
+        return f"{game}-{rules.players}"
+    if rules.players == 4:
+        return f"{game}-teams"
+    return f"{game}-{rules.players}-teams" if rules.sides == 2 else f"{game}-6-pairs"
+
+
+def display(mu: float, sigma: float) -> int:
+    """The rating shown: conservative, a newcomer's is 1000.
+
+    >>> display(25.0, 25 / 3), display(30.0, 1.0)
+    (1000, 2080)
+    """
+    return DISPLAY_BASE + round(DISPLAY_SCALE * (mu - 3 * sigma))
+
+
+@dataclass(frozen=True)
+class Rated:
+    """One seat's part in a rated match."""
+
+    seat: int
+    mu: float
+    sigma: float
+    account: int | None = None
+    """The account whose rating moves; None for bots (anchors) and guests."""
+
+
+def side_ranks(scores: Sequence[int], walked_out: set[int]) -> list[int]:
+    """Ranks (0 is best) of the sides, by final score; sides someone walked out of come last.
+
+    >>> side_ranks([21, 15], set()), side_ranks([21, 15], {0}), side_ranks([5, 11, 11], set())
+    ([0, 1], [1, 0], [1, 0, 0])
+    """
+    order = sorted({score for side, score in enumerate(scores) if side not in walked_out},
+                   reverse=True)
+    worst = len(order)
+    return [worst if side in walked_out else order.index(score)
+            for side, score in enumerate(scores)]
+
+
+def update(
+    rules: Rules, seated: Sequence[Rated], ranks: Sequence[int]
+) -> dict[int, tuple[float, float]]:
+    """The new ``(mu, sigma)`` of each account's seat after a match, the sides ranked as
+    ``ranks``: one openskill update with every seat's team as its side."""
+    sides: list[list[Rated]] = [[] for _ in range(rules.sides)]
+    for rated in seated:
+        sides[rules.side_of(rated.seat)].append(rated)
+    teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma) for r in side] for side in sides]
+    after = MODEL.rate(teams, ranks=list(ranks))
+    moved: dict[int, tuple[float, float]] = {}
+    for side, new_side in zip(sides, after, strict=True):
+        for rated, new in zip(side, new_side, strict=True):
+            if rated.account is not None:
+                moved[rated.seat] = (new.mu, new.sigma)
+    return moved
+
+
+# -- the card room's side ------------------------------------------------------------------
+
+
+async def set_mode(storage: Storage, code: str, rated: bool) -> None:
+    """Remember whether table ``code`` is rated (chosen when it is made)."""
+
+    async def run(connection: AsyncConnection) -> None:
+        await connection.execute(table_modes.insert().values(table_code=code, rated=rated))
+
+    await storage.write(run)
+
+
+async def is_rated(storage: Storage, code: str) -> bool:
+    async with storage.engine.connect() as connection:
+        return bool(
+            await connection.scalar(
+                sa.select(table_modes.c.rated).where(table_modes.c.table_code == code)
+            )
+        )
+
+
+async def match_over(
+    storage: Storage, code: str, match_id: int, rules: Rules, kinds: Sequence[str],
+    scores: Sequence[int], winner: int,
+) -> None:
+    """Record a finished match for the accounts that played it, and on a rated table move
+    their ratings. ``kinds`` are the seats' kinds at the end: a person's seat that is now a
+    bot's was walked out of. Recording twice changes nothing. Never raises: a failure is
+    logged, and the match stays as it is."""
+    try:
+        await _match_over(storage, code, match_id, rules, kinds, scores, winner)
+    except Exception:
+        log.exception("table %s: match %s could not be rated", code, match_id)
+
+
+async def _match_over(
+    storage: Storage, code: str, match_id: int, rules: Rules, kinds: Sequence[str],
+    scores: Sequence[int], winner: int,
+) -> None:
+    pool = pool_of(rules)
+    async with storage.engine.connect() as connection:
+        players: list[dict[str, Any]] = (
+            await connection.scalar(sa.select(matches.c.players).where(matches.c.id == match_id))
+        ) or []
+        held = {
+            row.seat: row.account_id
+            for row in await connection.execute(
+                sa.select(seat_accounts.c.seat, seat_accounts.c.account_id).where(
+                    seat_accounts.c.table_code == code
+                )
+            )
+        }
+        rated = bool(
+            await connection.scalar(
+                sa.select(table_modes.c.rated).where(table_modes.c.table_code == code)
+            )
+        )
+    seats = {player["seat"]: player for player in players}
+    accounts = {seat: held[seat] for seat, player in seats.items()
+                if player.get("kind") == "human" and seat in held}
+    if not accounts:
+        return
+    walked_out = {seat for seat, player in seats.items()
+                  if player.get("kind") == "human" and kinds[seat] == "bot"}
+    moment = now()
+
+    def result(seat: int) -> str:
+        if seat in walked_out:
+            return "abandoned"
+        return "win" if rules.side_of(seat) == winner else "loss"
+
+    async def run(connection: AsyncConnection) -> None:
+        done = await connection.scalar(
+            sa.select(sa.func.count()).select_from(account_matches).where(
+                account_matches.c.match_id == match_id
+            )
+        )
+        if done:
+            return
+        await connection.execute(account_matches.insert(), [
+            {"match_id": match_id, "account_id": account, "seat": seat, "pool": pool,
+             "rated": rated, "result": result(seat), "at": moment}
+            for seat, account in accounts.items()
+        ])
+        if rated:
+            await _rate(connection, pool, match_id, rules, seats, accounts, walked_out, scores,
+                        result, moment)
+
+    await storage.write(run)
+
+
+async def _rate(
+    connection: AsyncConnection, pool: str, match_id: int, rules: Rules,
+    seats: dict[int, dict[str, Any]], accounts: dict[int, int], walked_out: set[int],
+    scores: Sequence[int], result: Any, moment: Any,
+) -> None:
+    rows = (
+        await connection.execute(
+            sa.select(ratings).where(
+                ratings.c.pool == pool, ratings.c.account_id.in_(list(accounts.values()))
+            )
+        )
+    ).all()
+    known = {row.account_id: row for row in rows}
+    seated = []
+    for seat, player in sorted(seats.items()):
+        account = accounts.get(seat)
+        if account is not None and account in known:
+            seated.append(Rated(seat, known[account].mu, known[account].sigma, account))
+        elif account is not None:
+            seated.append(Rated(seat, MODEL.mu, MODEL.sigma, account))
+        elif player.get("kind") == "bot" and player.get("level") in ANCHORS:
+            seated.append(Rated(seat, ANCHORS[player["level"]], ANCHOR_SIGMA))
+        else:
+            seated.append(Rated(seat, MODEL.mu, MODEL.sigma))
+    walked_sides = {rules.side_of(seat) for seat in walked_out}
+    moved = update(rules, seated, side_ranks(scores, walked_sides))
+    for rated in seated:
+        if rated.account is None:
+            continue
+        mu, sigma = moved[rated.seat]
+        won = result(rated.seat) == "win"
+        before = known.get(rated.account)
+        if before is None:
+            await connection.execute(ratings.insert().values(
+                account_id=rated.account, pool=pool, mu=mu, sigma=sigma, matches=1,
+                wins=int(won), losses=int(not won), updated_at=moment))
+        else:
+            await connection.execute(
+                ratings.update()
+                .where(ratings.c.account_id == rated.account, ratings.c.pool == pool)
+                .values(mu=mu, sigma=sigma, matches=before.matches + 1,
+                        wins=before.wins + int(won), losses=before.losses + int(not won),
+                        updated_at=moment)
+            )
+        await connection.execute(rating_history.insert().values(
+            match_id=match_id, account_id=rated.account, pool=pool, seat=rated.seat,
+            result=result(rated.seat), mu=mu, sigma=sigma,
+            display_before=display(rated.mu, rated.sigma), display_after=display(mu, sigma),
+            at=moment))
