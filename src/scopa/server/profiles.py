@@ -1,0 +1,260 @@
+"""Leaderboards and profiles over HTTP: the top of each pool and your rank, a player's ratings
+with their history, their record and their recent matches with links to the replays.
+
+Everything here is public (as on any card room's site) except nothing: sessions, passwords and
+seat tokens live elsewhere. Unknown pools and names are 404s with a sentence.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any, Final, cast
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Depends, Path, Request
+from pydantic import BaseModel, Field
+
+from ..rules import Rules
+from .account_tables import account_matches, accounts, rating_history, ratings
+from .accounts import current_account, name_key, rate_limit
+from .ratings import PROVISIONAL_MATCHES, display
+from .room import CardRoom
+from .schema import matches
+from .storage import Storage
+from .tables import LobbyError
+
+TOP: Final = 100
+RECENT: Final = 20
+"""Recent matches a profile lists."""
+POOLS: Final = tuple(
+    f"{game}-{format_}"
+    for game in ("scopa", "escoba")
+    for format_ in ("2", "3", "teams", "6-teams", "6-pairs")
+)
+
+router = APIRouter(prefix="/api", tags=["players"], dependencies=[Depends(rate_limit)])
+
+
+def _storage(request: Request) -> Storage:
+    return cast(CardRoom, request.app.state.room).storage
+
+
+def _iso(moment: datetime) -> str:
+    return (moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)).isoformat()
+
+
+def check_pool(pool: str) -> str:
+    if pool not in POOLS:
+        raise LobbyError(404, f"there is no pool {pool!r}; the pools are: {', '.join(POOLS)}")
+    return pool
+
+
+class Standing(BaseModel):
+    rank: int | None = Field(description="1 is the best; None while provisional")
+    id: int
+    name: str
+    rating: int = Field(description="the conservative rating shown: 1000 + 40 (mu - 3 sigma)")
+    matches: int
+    wins: int
+    losses: int
+    provisional: bool
+
+
+class Leaderboard(BaseModel):
+    pool: str
+    provisional_matches: int = Field(description="rated matches before a rating counts")
+    top: list[Standing] = Field(description="the best 100 players who are not provisional")
+    me: Standing | None = Field(description="your own line, when logged in and rated here")
+
+
+class HistoryPoint(BaseModel):
+    match: int
+    at: str
+    rating: int
+    result: str
+
+
+class PoolRating(BaseModel):
+    pool: str
+    rating: int
+    mu: float
+    sigma: float
+    matches: int
+    wins: int
+    losses: int
+    provisional: bool
+    history: list[HistoryPoint]
+
+
+class Seat(BaseModel):
+    seat: int
+    side: int
+    name: str | None
+    kind: str
+    level: str | None
+
+
+class PlayedMatch(BaseModel):
+    match: int
+    at: str
+    pool: str
+    rated: bool
+    result: str = Field(description="win, loss or abandoned")
+    seat: int
+    players: list[Seat]
+    replay: str = Field(description="the replay's page in the web client, to share")
+    change: int | None = Field(description="the rating's change, for a rated match")
+
+
+class Profile(BaseModel):
+    id: int
+    name: str
+    since: str
+    wins: int
+    losses: int
+    abandoned: int
+    ratings: list[PoolRating]
+    recent: list[PlayedMatch]
+
+
+@router.get("/pools")
+async def list_pools() -> list[str]:
+    """The rating pools: a game, then a format."""
+    return list(POOLS)
+
+
+@router.get("/leaderboards/{pool}")
+async def leaderboard(
+    pool: Annotated[str, Path(max_length=32)], request: Request
+) -> Leaderboard:
+    """The top 100 of a pool (provisional players left out), and your own line."""
+    check_pool(pool)
+    me = await current_account(request)
+    strength = ratings.c.mu - 3 * ratings.c.sigma
+    query = (
+        sa.select(ratings, accounts.c.name)
+        .join(accounts, accounts.c.id == ratings.c.account_id)
+        .where(ratings.c.pool == pool)
+    )
+    async with _storage(request).engine.connect() as connection:
+        top = (
+            await connection.execute(
+                query.where(ratings.c.matches >= PROVISIONAL_MATCHES)
+                .order_by(strength.desc(), ratings.c.account_id)
+                .limit(TOP)
+            )
+        ).all()
+        mine = None
+        if me is not None:
+            mine = (await connection.execute(query.where(ratings.c.account_id == me.id))).first()
+            above = None
+            if mine is not None and mine.matches >= PROVISIONAL_MATCHES:
+                above = await connection.scalar(
+                    sa.select(sa.func.count()).select_from(ratings).where(
+                        ratings.c.pool == pool,
+                        ratings.c.matches >= PROVISIONAL_MATCHES,
+                        strength > mine.mu - 3 * mine.sigma,
+                    )
+                )
+    return Leaderboard(
+        pool=pool,
+        provisional_matches=PROVISIONAL_MATCHES,
+        top=[_standing(row, rank) for rank, row in enumerate(top, 1)],
+        me=None if mine is None else _standing(mine, None if above is None else above + 1),
+    )
+
+
+def _standing(row: Any, rank: int | None) -> Standing:
+    return Standing(
+        rank=rank, id=row.account_id, name=row.name, rating=display(row.mu, row.sigma),
+        matches=row.matches, wins=row.wins, losses=row.losses,
+        provisional=row.matches < PROVISIONAL_MATCHES,
+    )
+
+
+@router.get("/profiles/{name}")
+async def profile(name: Annotated[str, Path(max_length=64)], request: Request) -> Profile:
+    """A player's ratings (with their history), record and recent matches."""
+    async with _storage(request).engine.connect() as connection:
+        account = (
+            await connection.execute(
+                sa.select(accounts.c.id, accounts.c.name, accounts.c.created_at).where(
+                    accounts.c.name_key == name_key(name.strip())
+                )
+            )
+        ).first()
+        if account is None:
+            raise LobbyError(404, f"no player is named {name.strip()!r}")
+        pools = (
+            await connection.execute(
+                sa.select(ratings).where(ratings.c.account_id == account.id)
+                .order_by(ratings.c.matches.desc())
+            )
+        ).all()
+        history = (
+            await connection.execute(
+                sa.select(rating_history).where(rating_history.c.account_id == account.id)
+                .order_by(rating_history.c.at, rating_history.c.match_id)
+            )
+        ).all()
+        counts = dict(
+            (row.result, row.n)
+            for row in await connection.execute(
+                sa.select(account_matches.c.result, sa.func.count().label("n"))
+                .where(account_matches.c.account_id == account.id)
+                .group_by(account_matches.c.result)
+            )
+        )
+        played = (
+            await connection.execute(
+                sa.select(account_matches, matches.c.players, matches.c.rules)
+                .join(matches, matches.c.id == account_matches.c.match_id)
+                .where(account_matches.c.account_id == account.id)
+                .order_by(account_matches.c.at.desc(), account_matches.c.match_id.desc())
+                .limit(RECENT)
+            )
+        ).all()
+    changes = {row.match_id: row.display_after - row.display_before for row in history}
+    return Profile(
+        id=account.id,
+        name=account.name,
+        since=_iso(account.created_at),
+        wins=counts.get("win", 0),
+        losses=counts.get("loss", 0) + counts.get("abandoned", 0),
+        abandoned=counts.get("abandoned", 0),
+        ratings=[
+            PoolRating(
+                pool=row.pool, rating=display(row.mu, row.sigma), mu=row.mu, sigma=row.sigma,
+                matches=row.matches, wins=row.wins, losses=row.losses,
+                provisional=row.matches < PROVISIONAL_MATCHES,
+                history=[
+                    HistoryPoint(match=point.match_id, at=_iso(point.at),
+                                 rating=point.display_after, result=point.result)
+                    for point in history
+                    if point.pool == row.pool
+                ],
+            )
+            for row in pools
+        ],
+        recent=[_played(row, changes.get(row.match_id)) for row in played],
+    )
+
+
+def _played(row: Any, change: int | None) -> PlayedMatch:
+    sides = _sides(row.rules)
+    return PlayedMatch(
+        match=row.match_id, at=_iso(row.at), pool=row.pool, rated=row.rated, result=row.result,
+        seat=row.seat,
+        players=[
+            Seat(seat=player["seat"], side=player["seat"] % sides, name=player.get("name"),
+                 kind=player.get("kind", "human"), level=player.get("level"))
+            for player in row.players
+        ],
+        replay=f"/#/m/{row.match_id}",
+        change=change,
+    )
+
+
+def _sides(rules: dict[str, Any]) -> int:
+    """How many sides a stored match's rules have (as :attr:`Rules.sides` says)."""
+    return Rules.from_dict(rules).sides
