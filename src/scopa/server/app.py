@@ -20,7 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 from .. import __version__
-from . import accounts, lobby, profiles
+from . import accounts, lobby, profiles, replays
 from .cluster import Cluster
 from .room import CardRoom
 from .settings import Settings
@@ -84,6 +84,7 @@ def create_app(
     app.include_router(lobby.router)
     app.include_router(accounts.router)
     app.include_router(profiles.router)
+    app.include_router(replays.router)
     app.add_api_route("/healthz", lobby.health, methods=["GET"], tags=["health"])
     app.add_api_websocket_route("/ws/tables/{code}", table_socket)
 
