@@ -94,7 +94,7 @@ def rounds_per_second(
     """Rounds per second over about ``seconds``: the best of five equal slices, so that a
     machine shared with other work shows what the code can do rather than the others'
     load. A first batch, not timed, fills the move generator's memo as a long run has it."""
-    playouts(rules, 200, 0)
+    playouts(rules, 1000, 0)
     best = 0.0
     seed = 1
     for _ in range(5):
