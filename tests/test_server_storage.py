@@ -92,6 +92,29 @@ async def test_a_match_is_stored_and_read_back(db_url: str) -> None:
         await storage.close()
 
 
+async def test_two_writers_can_never_both_store_a_move_of_one_number(db_url: str) -> None:
+    """The database is the fence between processes: an owner that was paused (its lease gone,
+    another process writing the table now) cannot store its stale move, whatever it is."""
+    new_owner, stale_owner = Storage(db_url), Storage(db_url)
+    await new_owner.open()
+    await stale_owner.open()
+    try:
+        seats = [StoredSeat(0, "human", "Ada"), StoredSeat(1, "human", "Bo")]
+        await new_owner.insert_table("FENCE2", {"name": "scopa"}, "french", seats)
+        match = await new_owner.insert_match("FENCE2", {"name": "scopa"}, 7, None, [])
+        await new_owner.append_move("FENCE2", match, 1, 0, "5D")
+        await new_owner.append_move("FENCE2", match, 2, 1, "5Hx5D")
+        for number, move in ((1, "KD"), (2, "7C")):  # the stale owner's idea of moves 1 and 2
+            with pytest.raises(sa.exc.IntegrityError):
+                await stale_owner.append_move("FENCE2", match, number, number - 1, move)
+        table = await stale_owner.load_table("FENCE2")
+        assert table is not None and table.match is not None
+        assert table.match.moves == ["5D", "5Hx5D"]
+    finally:
+        await stale_owner.close()
+        await new_owner.close()
+
+
 async def test_writes_are_committed_together_and_fail_alone(tmp_path: Path) -> None:
     storage = Storage(sqlite_url(tmp_path / "room.db"))
     await storage.open()
