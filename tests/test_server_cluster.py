@@ -27,6 +27,7 @@ from .server_support import (
     Seated,
     ServerProcess,
     anyio_backend,
+    free_port,
     fresh_postgres,
     fresh_redis,
     nginx_in_front,
@@ -218,3 +219,21 @@ def test_the_deployed_site_config_is_one_nginx_accepts(tmp_path: Path) -> None:
     )
     assert checked.returncode == 0, checked.stderr
     assert "syntax is ok" in checked.stderr
+
+
+async def test_a_lobby_request_without_redis_is_a_503_not_a_500(tmp_path: Path) -> None:
+    async with fresh_redis() as redis:
+        settings = settings_for(tmp_path, redis_url=redis, process_name="a")
+        async with running_server(settings) as server, Lobby(server.url) as lobby:
+            code = (await lobby.create_table(name="Ada"))["table"]["code"]
+            await server.room.hub.redis.aclose()
+            # Redis is gone (a port nobody listens on): the lobby says so, in one sentence.
+            server.room.hub.redis = type(server.room.hub.redis).from_url(
+                f"redis://127.0.0.1:{free_port()}/0"
+            )
+            server.room.tables.clear()  # so the table must be looked up in Redis
+            answer = await lobby.http.get(f"/api/tables/{code}")
+            assert answer.status_code == 503
+            assert answer.json() == {
+                "detail": "the card room cannot reach its Redis just now; try again shortly"
+            }

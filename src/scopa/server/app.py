@@ -8,6 +8,7 @@ The API's documentation at ``/docs`` is Swagger UI served from the package
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,6 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from redis.exceptions import RedisError
 from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 from .. import __version__
@@ -26,6 +28,8 @@ from .room import CardRoom
 from .settings import Settings
 from .sockets import table_socket
 from .tables import LobbyError
+
+log = logging.getLogger(__name__)
 
 WEB_CLIENT = Path(__file__).resolve().parent.parent / "web"
 """The browser client's static files (package data): served at ``/``, after every other route."""
@@ -104,6 +108,15 @@ def create_app(
     async def invalid_request(_: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, RequestValidationError)
         return JSONResponse({"detail": validation_sentence(error)}, status_code=422)
+
+    @app.exception_handler(RedisError)
+    async def redis_down(_: Request, error: Exception) -> JSONResponse:
+        log.warning("Redis failed a request: %s", error)
+        return JSONResponse(
+            {"detail": "the card room cannot reach its Redis just now; try again shortly"},
+            status_code=503,
+            headers={"Retry-After": "5"},
+        )
 
     @app.exception_handler(LobbyError)
     async def lobby_error(_: Request, error: Exception) -> JSONResponse:
