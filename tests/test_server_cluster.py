@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from scopa import Game
-from scopa.client import Lobby, TableConnection
+from scopa.client import Closed, Lobby, TableConnection
 
 from .server_support import (
     LOCATIONS,
@@ -33,6 +33,7 @@ from .server_support import (
     nginx_in_front,
     play_randomly,
     running_server,
+    seat_people,
     settings_for,
     subprocess_server,
 )
@@ -237,3 +238,38 @@ async def test_a_lobby_request_without_redis_is_a_503_not_a_500(tmp_path: Path) 
             assert answer.json() == {
                 "detail": "the card room cannot reach its Redis just now; try again shortly"
             }
+
+
+async def test_an_owner_that_lost_its_lease_lets_go_and_its_sockets_move(
+    tmp_path: Path,
+) -> None:
+    async with fresh_postgres() as db, fresh_redis() as redis:
+        shared = {"db_url": db, "redis_url": redis}
+        async with running_server(
+            settings_for(tmp_path, process_name="a", **shared)
+        ) as a, Lobby(a.url) as lobby:
+            await lobby.health()  # started: the second one does not migrate beside it
+            async with running_server(settings_for(tmp_path, process_name="b", **shared)) as b:
+                code, people = await seat_people(lobby, a.url)
+                await play_moves(people, 3, random.Random(5))
+                # As if "a" had been paused past its lease and "b" had taken the table over.
+                await a.room.hub.redis.set(f"scopa:lease:{code}", "b")
+                for person in people:
+                    with pytest.raises(Closed) as closed:
+                        await person.connection.wait_for(lambda m: False, TIMEOUT)
+                    assert closed.value.code == 1012
+                assert code not in a.room.tables
+                # They come back at "b", at the version they had, and play on there.
+                for person in people:
+                    old = person.connection
+                    person.connection = await TableConnection.open(
+                        b.url, code, person.token, match=old.match, version=old.version
+                    )
+                    state = await person.connection.wait_for(
+                        lambda m: m["type"] == "state", TIMEOUT
+                    )
+                    assert state["version"] == 3 and state["missed"] == []
+                await play_moves(people, 2, random.Random(6))
+                assert list(b.room.tables) == [code]
+                for person in people:
+                    await person.connection.close()
