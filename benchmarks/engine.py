@@ -29,9 +29,8 @@ import sys
 import time
 from collections.abc import Callable
 
-import scopa.round
 from scopa import Game, Rules
-from scopa.round import Round, shuffled_deck
+from scopa.round import Round, core, shuffled_deck
 
 CONFIGS = {
     "": ("scopa, 2 players", Rules.preset("scopa")),
@@ -116,13 +115,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="time per figure")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
-    core = "pure" if (scopa.round.__file__ or "").endswith(".py") else "compiled"
     version = f"{platform.python_implementation()} {platform.python_version()}"
     interpreter = f"{version} ({sys.executable})"
-    figures: dict[str, object] = {"core": core, "python": interpreter}
+    figures: dict[str, object] = {"core": core(), "python": interpreter}
     if not args.json:
         print(f"random playouts, one new round per deal, {args.seconds:g} s a figure, one process")
-        print(f"core: {core}; interpreter: {interpreter}")
+        print(f"core: {core()}; interpreter: {interpreter}")
         print(f"{'rounds/s':<20} {'round':>10} {'round_loop':>11} {'game':>10}")
     for prefix, (label, rules) in CONFIGS.items():
         by_rollout = rounds_per_second(round_rollouts, rules, args.seconds)

@@ -313,6 +313,18 @@ def test_help_and_version_exit_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0 and out.startswith("scopa ")
 
 
+def test_version_names_the_core_that_runs_and_the_interpreter(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Compiled or pure as the installed modules are (this runs against both forms)."""
+    import scopa.round
+
+    compiled = not (scopa.round.__file__ or "").endswith(".py")
+    _, out, _ = run(capsys, "--version")
+    expected = "compiled core" if compiled else "pure core"
+    assert expected in out and f"{sys.implementation.name}" in out.lower()
+
+
 # -- as a process ----------------------------------------------------------------------
 
 

@@ -19,6 +19,7 @@ import dataclasses
 import importlib.util
 import json
 import os
+import platform
 import random
 import sys
 from collections.abc import Sequence
@@ -41,6 +42,7 @@ from .cards import RE_BELLO, SETTEBELLO, Card
 from .game import Game
 from .looks import LOOKS, card_label, cards_label
 from .players import make_player
+from .round import core
 from .rules import PRESETS, Rules, preset_names
 from .scoring import RoundScore
 from .view import Play
@@ -614,11 +616,18 @@ def _add_look_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _version() -> str:
+    """The version, which core runs (compiled or pure) and on which interpreter: the
+    speed of the bots and tournaments depends on both."""
+    interpreter = f"{platform.python_implementation()} {platform.python_version()}"
+    return f"scopa {__version__} ({core()} core, {interpreter})"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="scopa", description="Scopa and Escoba: rules presets, deals and matches."
     )
-    parser.add_argument("--version", action="version", version=f"scopa {__version__}")
+    parser.add_argument("--version", action="version", version=_version())
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     presets = commands.add_parser("presets", help="list the rule presets and all their fields")

@@ -34,9 +34,10 @@ API (positions are trusted: ``Game`` checks moves before they get here)
   ``over``; ``players``, ``sides`` and ``rules``. Read them freely; change them only
   through the methods.
 
-Module helpers: :func:`shuffled_deck` (the shuffle ``Game`` deals from a seed),
-:func:`bonus_sweeps`, :func:`sweep_scores` (whether emptying the table scores) and
-:func:`sweepers` (the cards that could empty a table of a given total).
+Module helpers: :func:`core` (``"compiled"`` or ``"pure"``), :func:`shuffled_deck` (the
+shuffle ``Game`` deals from a seed), :func:`bonus_sweeps`, :func:`sweep_scores` (whether
+emptying the table scores) and :func:`sweepers` (the cards that could empty a table of a
+given total).
 """
 
 from __future__ import annotations
@@ -54,6 +55,13 @@ from .scoring import RoundScore, round_points, score_piles
 _BITS: Final = tuple(card.bit for card in CARDS)
 _KINGS: Final = VALUE_MASKS[10]
 _ACES: Final = VALUE_MASKS[1]
+
+
+def core() -> str:
+    """Which form of the core is running: ``"compiled"`` (native code built by mypyc,
+    see ``setup.py``) or ``"pure"`` (the Python sources). The compiled modules are
+    loaded from a shared library, so this module's own file tells them apart."""
+    return "pure" if __file__.endswith(".py") else "compiled"
 
 
 def shuffled_deck(rng: random.Random) -> list[int]:
