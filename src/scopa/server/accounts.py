@@ -385,9 +385,11 @@ async def logout(request: Request, response: Response) -> None:
 
 
 @router.get("")
-async def me(account: Me) -> AccountView:
-    """Who this browser is logged in as (401 when nobody)."""
-    return AccountView(id=account.id, name=account.name)
+async def me(request: Request) -> AccountView | None:
+    """Who this browser is logged in as: null for a guest (not a 401, which a browser's
+    console reports as an error on every page a guest opens)."""
+    account = await current_account(request)
+    return None if account is None else AccountView(id=account.id, name=account.name)
 
 
 @router.post("/password", status_code=204)
@@ -459,6 +461,12 @@ async def revoke_session(
 async def seat_holder(request: Request) -> Account | None:
     """The account taking a seat with this lobby request (after the Origin check), if any."""
     return await current_account(request, write=True)
+
+
+def seat_name(account: Account | None, name: str | None) -> str | None:
+    """The name a seat shows: a logged-in player's user name, whatever the form said (so that
+    the seat, the profile and the replay agree); a guest's own; None for nobody seated."""
+    return account.name if account is not None and name is not None else name
 
 
 async def remember_seat(

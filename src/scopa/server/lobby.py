@@ -166,7 +166,9 @@ async def create_table(body: NewTable, room: Room, request: Request) -> SeatGran
     """A new table. With ``name`` you sit at it and get your seat token."""
     rules = build_rules(body.preset, body.players, body.teams, body.target)
     account = await accounts.seat_holder(request)
-    table, seat, token = await room.create(rules, body.look, body.bots, body.name)
+    table, seat, token = await room.create(
+        rules, body.look, body.bots, accounts.seat_name(account, body.name)
+    )
     await accounts.table_made(room.storage, table.code, seat, account, body.rated)
     return _grant(table.info(), seat, token)
 
@@ -188,7 +190,8 @@ async def join_table(
 ) -> SeatGrant:
     """Take a free seat as a guest; the answer holds your secret seat token."""
     account = await accounts.seat_holder(request)
-    done = await _act(cluster, code, "join", name=body.name, seat=body.seat)
+    name = accounts.seat_name(account, body.name)
+    done = await _act(cluster, code, "join", name=name, seat=body.seat)
     await accounts.remember_seat(room.storage, done["table"]["code"], done["seat"], account)
     return _grant(done["table"], done["seat"], done["token"])
 
@@ -229,7 +232,9 @@ async def play_computer(body: Computer, room: Room, request: Request) -> SeatGra
     level = check_level(body.level or default_level())
     bots = {seat: level for seat in range(1, rules.players)}
     account = await accounts.seat_holder(request)
-    table, seat, token = await room.create(rules, body.look, bots, body.name)
+    table, seat, token = await room.create(
+        rules, body.look, bots, accounts.seat_name(account, body.name)
+    )
     await accounts.table_made(room.storage, table.code, seat, account, body.rated)
     await table.start_now()
     return _grant(table.info(), seat, token)

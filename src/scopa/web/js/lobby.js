@@ -43,6 +43,8 @@ function gameFields(prefix) {
       chosenLook() ?? "french")),
     field("lobby.target", h("input", { id: `${prefix}-target`, type: "number", min: "1",
       max: "99", placeholder: t("lobby.target_default"), inputmode: "numeric" })),
+    h("label", { class: "check" }, h("input", { id: `${prefix}-rated`, type: "checkbox" }),
+      " ", t("lobby.rated")),
   ];
 }
 
@@ -54,6 +56,7 @@ function readGame(prefix) {
     players: Number(value("players")),
     look: value("look"),
     target: target ? Number(target) : null,
+    rated: document.getElementById(`${prefix}-rated`).checked,
   };
 }
 

@@ -1,10 +1,15 @@
 // The client's entry: the header (language, deck look, card back), then the lobby or a table by the URL:
-// "#/" is the lobby, "#/t/CODE" a table (the link to share), "#/rules" the rules.
+// "#/" is the lobby, "#/t/CODE" a table (the link to share), "#/rules" the rules; "#/account",
+// "#/leaderboard/POOL", "#/p/NAME" (a profile) and "#/m/ID" (a finished match's replay).
 
+import { showAccount, showAccountLink } from "./account.js";
 import { LOOKS } from "./api.js";
 import { LANGUAGES, pickLanguage, setLanguage, t, translatePage } from "./i18n.js";
+import { showLeaderboard } from "./leaderboard.js";
 import { showLobby } from "./lobby.js";
 import { BACKS, chooseBack, chooseLook, chosenBack, chosenLook } from "./prefs.js";
+import { showProfile } from "./profile.js";
+import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
 import { showTable } from "./table.js";
 
@@ -22,6 +27,7 @@ function fillHeader() {
   backs.replaceChildren(...BACKS.map((back) => new Option(t(`back.${back}`), back)));
   backs.value = chosenBack();
   translatePage();
+  showAccountLink();
 }
 
 function route() {
@@ -30,6 +36,12 @@ function route() {
   const table = location.hash.match(/^#\/t\/([A-Za-z0-9]{6})$/);
   if (table) screen = showTable(main, table[1].toUpperCase());
   else if (location.hash === "#/rules") screen = showRules(main);
+  else if (location.hash === "#/account") screen = showAccount(main);
+  else if (location.hash.startsWith("#/leaderboard")) {
+    screen = showLeaderboard(main, location.hash.split("/")[2] || undefined);
+  } else if (location.hash.match(/^#\/p\/./)) {
+    screen = showProfile(main, decodeURIComponent(location.hash.slice(4)));
+  } else if (location.hash.match(/^#\/m\/\d+$/)) screen = showReplay(main, location.hash.slice(4));
   else screen = showLobby(main);
 }
 

@@ -1,0 +1,126 @@
+// Accounts, optional: register, log in, log out, change the password, see and end sessions
+// ("#/account"). The session is an HttpOnly cookie the page never sees; fetch sends it with
+// every request to this site, and the server checks the Origin of every write it authorises.
+
+import { api } from "./api.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+// Who this browser is logged in as ({id, name}), or null for a guest.
+export async function whoAmI() {
+  const answer = await fetch("/api/account");
+  return answer.ok ? answer.json() : null;
+}
+
+// The header's link: "Log in" for a guest, the name for a player.
+export async function showAccountLink() {
+  const link = document.getElementById("account-link");
+  if (!link) return;
+  const me = await whoAmI().catch(() => null);
+  link.textContent = me ? me.name : t("account.login_link");
+}
+
+// A write whose answer may have no body (204), refused with the server's sentence.
+async function send(method, path, body) {
+  const answer = await fetch(`/api${path}`, body === undefined ? { method } : { method,
+    headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  if (!answer.ok) throw new Error((await answer.json()).detail ?? String(answer.status));
+}
+
+function field(id, labelKey, attributes) {
+  return h("label", { class: "field", for: id }, h("span", {}, t(labelKey)),
+    h("input", { id, required: true, ...attributes }));
+}
+
+export function showAccount(main) {
+  let me = null;
+  let sessions = [];
+  let problem = "";
+  let done = "";
+
+  async function load() {
+    me = await whoAmI().catch(() => null);
+    sessions = me ? await api("/account/sessions").catch(() => []) : [];
+    render();
+    showAccountLink();
+  }
+
+  async function attempt(action, success = "") {
+    try {
+      await action();
+      problem = "";
+      done = success;
+    } catch (error) {
+      problem = error.message;
+      done = "";
+    }
+    await load();
+  }
+
+  function value(id) {
+    return document.getElementById(id).value;
+  }
+
+  function guest() {
+    const login = h("form", { class: "panel", id: "login", onsubmit: (event) => {
+      event.preventDefault();
+      attempt(() => api("/account/login", { name: value("login-name"),
+        password: value("login-password") }));
+    } }, h("h2", {}, t("account.login")),
+    field("login-name", "account.name", { autocomplete: "username", maxlength: "24" }),
+    field("login-password", "account.password", { type: "password",
+      autocomplete: "current-password" }),
+    h("button", { type: "submit", class: "primary", id: "login-button" }, t("account.login")));
+    const register = h("form", { class: "panel", id: "register", onsubmit: (event) => {
+      event.preventDefault();
+      attempt(() => api("/account/register", { name: value("register-name"),
+        password: value("register-password") }));
+    } }, h("h2", {}, t("account.register")),
+    h("p", {}, t("account.why")),
+    field("register-name", "account.name", { autocomplete: "username", maxlength: "24" }),
+    field("register-password", "account.new_password", { type: "password",
+      autocomplete: "new-password", minlength: "8", maxlength: "256" }),
+    h("button", { type: "submit", id: "register-button" }, t("account.register")));
+    return [login, register];
+  }
+
+  function player() {
+    const about = h("section", { class: "panel", id: "me" },
+      h("h2", {}, t("account.signed_in", { name: me.name })),
+      h("p", {}, h("a", { href: `#/p/${encodeURIComponent(me.name)}`, id: "my-profile" },
+        t("account.profile"))),
+      h("button", { type: "button", id: "logout", onclick: () =>
+        attempt(() => send("POST", "/account/logout")) }, t("account.logout")));
+    const password = h("form", { class: "panel", id: "password", onsubmit: (event) => {
+      event.preventDefault();
+      attempt(() => send("POST", "/account/password", { current: value("current-password"),
+        new: value("new-password") }), t("account.password_changed"));
+    } }, h("h2", {}, t("account.change_password")),
+    field("current-password", "account.password", { type: "password",
+      autocomplete: "current-password" }),
+    field("new-password", "account.new_password", { type: "password",
+      autocomplete: "new-password", minlength: "8", maxlength: "256" }),
+    h("button", { type: "submit", id: "change-password" }, t("account.change_password")));
+    const list = h("section", { class: "panel", id: "sessions" },
+      h("h2", {}, t("account.sessions")),
+      h("ul", {}, sessions.map((session) => h("li", {},
+        `${session.agent ?? "?"} · ${new Date(session.created_at).toLocaleString()} `,
+        session.current ? h("strong", {}, t("account.this_session"))
+          : h("button", { type: "button", class: "revoke", onclick: () =>
+            attempt(() => send("DELETE", `/account/sessions/${session.id}`)) },
+          t("account.revoke"))))));
+    return [about, password, list];
+  }
+
+  function render() {
+    main.replaceChildren(h("div", { class: "account" },
+      h("h1", {}, t("account.title")),
+      problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
+      done ? h("p", { class: "done", role: "status" }, done) : null,
+      h("div", { class: "lobby" }, me ? player() : guest())));
+  }
+
+  render();
+  load();
+  return { render };
+}

@@ -1,0 +1,105 @@
+"""The accounts' pages in Debian's Chromium against a real card room: register, play a rated
+match against a bot to the end, see the rating change and the match in the profile, open its
+replay and step through it (buttons, arrow keys, a jump to a round), and find yourself on the
+leaderboard; on a desktop and on a phone, with screenshots to look at."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .web_support import (
+    DESKTOP,
+    PHONE,
+    WAIT_MS,
+    browser,
+    open_page,
+    play_against_computer,
+    play_to_the_end,
+    screenshot,
+    web_server,
+)
+
+__all__ = ["browser", "web_server"]
+
+
+def fits(page: Page, viewport: dict[str, int]) -> bool:
+    """Nothing sticks out sideways: the page is no wider than the screen."""
+    return int(page.evaluate("document.documentElement.scrollWidth")) <= viewport["width"]
+
+
+@pytest.mark.parametrize(("device", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
+def test_register_play_rated_see_profile_replay_and_leaderboard(
+    browser: Browser, web_server: str, device: str, viewport: dict[str, int]
+) -> None:
+    watched = open_page(browser, web_server, viewport=viewport)  # type: ignore[arg-type]
+    page = watched.page
+    name = f"Anna {device}"
+    expect(page.locator("#account-link")).to_have_text("Log in")
+    page.click("#account-link")
+    page.fill("#register-name", name)
+    page.fill("#register-password", "a good password")
+    page.click("#register-button")
+    expect(page.locator("#me h2")).to_have_text(f"Logged in as {name}", timeout=WAIT_MS)
+    expect(page.locator("#account-link")).to_have_text(name)
+    screenshot(page, f"account-{device}")
+    assert fits(page, viewport)
+
+    page.goto(f"{web_server}/#/")
+    page.check("#quick-rated")
+    play_against_computer(page, target="1", level="random")
+    play_to_the_end(page)
+    won = "You win" in page.locator("#winner").inner_text()
+
+    page.goto(f"{web_server}/#/account")
+    page.click("#my-profile")
+    expect(page.locator("#recent tbody tr")).to_have_count(1)
+    row = page.locator("#recent tbody tr").first
+    expect(row.locator(".result")).to_have_text("won" if won else "lost")
+    change = row.locator("td").nth(4).inner_text()
+    assert (change.startswith("+") if won else change.startswith("-")), change
+    pool = page.locator(".pool-rating[data-pool='scopa-2']")
+    expect(pool.locator(".rating strong")).to_have_text(str(1000 + int(change)))
+    expect(pool.locator(".provisional")).to_have_text(" (provisional)")
+    assert pool.locator("svg.rating-chart circle").count() == 2
+    screenshot(page, f"profile-{device}")
+    assert fits(page, viewport)
+
+    row.locator(".replay-link").click()
+    expect(page).to_have_url(re.compile(r"#/m/\d+$"))
+    expect(page.locator("#replay-step")).to_contain_text("Step 0 of")
+    hands = page.locator(".replay-seat .replay-hand")
+    assert hands.nth(0).locator(".card").count() == 3
+    assert hands.nth(1).locator(".card").count() == 3  # the bot's hand is shown too
+    page.click("#replay-next")
+    expect(page.locator("#replay-step")).to_contain_text("Step 1 of")
+    expect(page.locator("#replay-step")).to_contain_text(f"{name} played ")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-step")).to_contain_text("Step 2 of")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#replay-step")).to_contain_text("Step 1 of")
+    screenshot(page, f"replay-{device}")
+    assert fits(page, viewport)
+    page.click("#replay-last")
+    expect(page.locator("#replay-winner")).to_be_visible()
+    expect(page.locator("#replay-breakdown")).to_be_visible()
+    rounds = page.locator("#replay-round option").count()
+    page.select_option("#replay-round", str(rounds - 1))
+    expect(page.locator("#replay-step")).to_contain_text("dealt" if rounds > 1 else "Step 0")
+    link = page.input_value("#replay-link")
+    assert re.search(r"/#/m/\d+$", link)
+
+    page.goto(f"{web_server}/#/leaderboard/scopa-2")
+    mine = page.locator("#my-standing tbody tr")
+    expect(mine.locator("th")).to_have_text(name)
+    expect(mine).to_contain_text("(provisional)")
+    screenshot(page, f"leaderboard-{device}")
+    assert fits(page, viewport)
+
+    # The replay's link works for anyone, logged in or not.
+    other = open_page(browser, link, viewport=viewport)  # type: ignore[arg-type]
+    expect(other.page.locator("#replay-step")).to_contain_text("Step 0 of")
+    other.check()
+    watched.check()
