@@ -375,16 +375,39 @@ class Storage:
             return [row.code for row in result]
 
     async def waiting_tables(self) -> list[StoredTable]:
-        """Every waiting table, oldest first (the lobby's list when processes share the room)."""
+        """Every waiting table, oldest first (the lobby's list when processes share the room):
+        the tables and all their seats in two queries, whatever their number."""
         async with self.engine.connect() as connection:
-            result = await connection.execute(
-                sa.select(tables.c.code)
-                .where(tables.c.status == "waiting")
-                .order_by(tables.c.created_at)
+            rows = (
+                await connection.execute(
+                    sa.select(tables)
+                    .where(tables.c.status == "waiting")
+                    .order_by(tables.c.created_at)
+                )
+            ).all()
+            seat_rows = await connection.execute(
+                sa.select(seats)
+                .where(seats.c.table_code.in_(sa.select(tables.c.code).where(
+                    tables.c.status == "waiting")))
+                .order_by(seats.c.table_code, seats.c.seat)
             )
-            codes = [row.code for row in result]
-        found = [await self.load_table(code) for code in codes]
-        return [table for table in found if table is not None]
+            by_table: dict[str, list[StoredSeat]] = {}
+            for r in seat_rows:
+                by_table.setdefault(r.table_code, []).append(
+                    StoredSeat(r.seat, r.kind, r.name, r.level, r.token_hash)
+                )
+            found = []
+            for row in rows:
+                match = None
+                if row.match_id is not None:  # waiting for a rematch: its last match's moves
+                    match = await self._load_match(connection, row.match_id)
+                found.append(
+                    StoredTable(
+                        row.code, row.rules, row.look, row.status, by_table.get(row.code, []),
+                        match, _aware(row.touched_at or row.created_at),
+                    )
+                )
+            return found
 
     async def load_table(self, code: str) -> StoredTable | None:
         async with self.engine.connect() as connection:
@@ -402,11 +425,9 @@ class Storage:
             match = None
             if row.match_id is not None:
                 match = await self._load_match(connection, row.match_id)
-            touched = row.touched_at or row.created_at
-            if touched.tzinfo is None:  # SQLite keeps no time zone: it was stored as UTC
-                touched = touched.replace(tzinfo=UTC)
             return StoredTable(
-                row.code, row.rules, row.look, row.status, seat_list, match, touched
+                row.code, row.rules, row.look, row.status, seat_list, match,
+                _aware(row.touched_at or row.created_at),
             )
 
     async def _load_match(self, connection: AsyncConnection, match_id: int) -> StoredMatch:
@@ -447,6 +468,11 @@ async def _finish(connection: AsyncConnection, move: _Move) -> None:
     await connection.execute(
         tables.update().where(tables.c.code == move.code).values(status="over")
     )
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite keeps no time zone: what it gives back was stored as UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
