@@ -68,3 +68,16 @@ def test_bad_settings_are_refused_with_the_cores_sentence() -> None:
         gymnasium.make("scopa/Scopa-v0", preset="tute")
     with pytest.raises(ValueError, match="players must be one of 2, 3, 4, 6; got 7"):
         gymnasium.make("scopa/Scopa-v0", players=7)
+
+
+def test_round_rewards_add_up_to_the_match_points_difference() -> None:
+    environment = gymnasium.make("scopa/Scopa-v0", opponent="expert", preset="escoba",
+                                 reward="round", seat=1)
+    observation, _ = environment.reset(seed=5)
+    total, done = 0.0, False
+    while not done:
+        action = int(np.flatnonzero(observation["action_mask"])[0])
+        observation, reward, done, _, _ = environment.step(action)
+        total += float(reward)
+    scores = environment.unwrapped.match.scores
+    assert total == scores[1] - scores[0]
