@@ -22,7 +22,7 @@ from redis.exceptions import RedisError
 from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 from .. import __version__
-from . import accounts, lobby, profiles, replays
+from . import accounts, lobby, profiles, replays, reviews
 from .cluster import Cluster
 from .room import CardRoom
 from .settings import Settings
@@ -71,6 +71,7 @@ def create_app(
         try:
             yield
         finally:
+            await reviews.shutdown(app)
             await cluster.close()
             await room.close()
 
@@ -89,6 +90,7 @@ def create_app(
     app.include_router(accounts.router)
     app.include_router(profiles.router)
     app.include_router(replays.router)
+    app.include_router(reviews.router)
     app.add_api_route("/healthz", lobby.health, methods=["GET"], tags=["health"])
     app.add_api_websocket_route("/ws/tables/{code}", table_socket)
 
