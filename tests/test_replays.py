@@ -56,6 +56,7 @@ async def test_a_finished_match_replays_frame_by_frame(server: Server) -> None:
     frames, rounds = replay["frames"], replay["rounds"]
     assert len(frames) == len(record["moves"]) + len(rounds)
     assert [f["move"] for f in frames if f["move"] is not None] == record["moves"]
+    assert [f["number"] for f in frames if "number" in f] == list(range(len(record["moves"])))
     for frame in frames:
         if not frame.get("round_over"):
             cards = sum(map(len, frame["hands"])) + len(frame["table"]) + frame["stock"]

@@ -1,7 +1,8 @@
 """The accounts' pages in Debian's Chromium against a real card room: register, play a rated
 match against a bot to the end, see the rating change and the match in the profile, open its
-replay and step through it (buttons, arrow keys, a jump to a round), and find yourself on the
-leaderboard; on a desktop and on a phone, with screenshots to look at."""
+replay and step through it (buttons, arrow keys, a jump to a round), run the master's review
+and see its marks, and find yourself on the leaderboard; on a desktop and on a phone, with
+screenshots to look at."""
 
 from __future__ import annotations
 
@@ -90,6 +91,28 @@ def test_register_play_rated_see_profile_replay_and_leaderboard(
     expect(page.locator("#replay-step")).to_contain_text("dealt" if rounds > 1 else "Step 0")
     link = page.input_value("#replay-link")
     assert re.search(r"/#/m/\d+$", link)
+
+    # The master's review of my moves: its progress, its summary, and its marks on the moves.
+    page.select_option("#review-seat", "0")
+    page.click("#review-button")
+    expect(page.locator("#review-summary")).to_be_visible(timeout=60_000)
+    expect(page.locator("#review-summary")).to_contain_text("Accuracy")
+    worst = page.locator("#review-summary .worst .jump")
+    if worst.count():
+        worst.first.click()
+        expect(page.locator("#verdict .mark")).to_have_text(
+            re.compile("inaccuracy|mistake|blunder"))
+        expect(page.locator("#verdict")).to_contain_text("The master plays")
+    else:
+        expect(page.locator("#review-summary")).to_contain_text("No mistakes")
+    page.click("#replay-first")
+    for _ in range(60):  # to the first of my moves that was judged: it carries its mark
+        page.click("#replay-next")
+        if page.locator("#verdict").count():
+            break
+    expect(page.locator("#verdict .mark")).to_be_visible()
+    screenshot(page, f"review-{device}")
+    assert fits(page, viewport)
 
     page.goto(f"{web_server}/#/leaderboard/scopa-2")
     mine = page.locator("#my-standing tbody tr")

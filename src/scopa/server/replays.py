@@ -63,7 +63,7 @@ def frames(record: dict[str, Any]) -> dict[str, Any]:
     game = Game.new(rules, seed=record["seed"], deck=record.get("deck"))
     shown = [_frame(game, 0, None, None, False)]
     rounds: list[dict[str, Any]] = [{"number": 1, "start": 0}]
-    for code in record["moves"]:
+    for number, code in enumerate(record["moves"]):
         seat = game.to_move
         before = game.round_number
         finished = len(game.round_scores)
@@ -72,6 +72,7 @@ def frames(record: dict[str, Any]) -> dict[str, Any]:
         play = game.last_move
         assert play is not None
         frame = _frame(game, before, seat, code, play.sweep)
+        frame["number"] = number
         if len(game.round_scores) > finished:
             # The round ended: show its last table (what this move and the last take left).
             frame["hands"] = [[] for _ in frame["hands"]]

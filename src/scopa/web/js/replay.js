@@ -9,6 +9,9 @@ import { h } from "./dom.js";
 import { cardName, t } from "./i18n.js";
 import { chosenLook } from "./prefs.js";
 
+// How often the page asks how far a running review is, in milliseconds.
+const REVIEW_POLL_MS = 700;
+
 // The rows of a round's breakdown: the category's key and how its figures read.
 const ROWS = [
   ["cards", (s) => `${s.card_count} → ${s.cards}`],
@@ -36,6 +39,13 @@ export function showReplay(main, matchId) {
   let replay = null;
   let step = 0;
   let problem = "";
+  // The master's review: the seat chosen, its progress while it runs, then the result with
+  // each judged move by its number in the match.
+  let reviewSeat = 0;
+  let reviewState = null;
+  let judged = new Map();
+  let polling = null;
+  let closed = false;
 
   const onKey = (event) => {
     if (!replay || event.altKey || event.ctrlKey || event.metaKey) return;
@@ -97,6 +107,85 @@ export function showReplay(main, matchId) {
       h("div", { class: "replay-seats" }, seats));
   }
 
+  function showState(state) {
+    reviewState = state;
+    judged = new Map((state.review?.moves ?? []).map((move) => [move.number, move]));
+    render();
+    if (state.status === "running" && !closed) {
+      polling = setTimeout(async () => {
+        try {
+          showState(await api(`/replays/${matchId}/reviews/${reviewSeat}`));
+        } catch (error) {
+          problem = error.message;
+          render();
+        }
+      }, REVIEW_POLL_MS);
+    }
+  }
+
+  async function askReview() {
+    clearTimeout(polling);
+    reviewSeat = Number(document.getElementById("review-seat").value);
+    reviewState = { status: "running", done: 0, total: 0, review: null };
+    judged = new Map();
+    render();
+    try {
+      showState(await api(`/replays/${matchId}/reviews`, { seat: reviewSeat }));
+    } catch (error) {
+      reviewState = null;
+      problem = error.message;
+      render();
+    }
+  }
+
+  function stepOf(number) {
+    return replay.frames.findIndex((frame) => frame.number === number);
+  }
+
+  // The review's panel: the seat to review and the button, then its progress, then the
+  // summary (accuracy, the marks counted, the biggest mistakes as links to their moves).
+  function reviewPanel() {
+    const seats = h("select", { id: "review-seat" }, replay.players.map((player) =>
+      h("option", { value: String(player.seat), selected: player.seat === reviewSeat },
+        player.name)));
+    const running = reviewState?.status === "running";
+    const review = reviewState?.review;
+    return h("section", { class: "panel review", id: "review", "aria-labelledby": "review-title" },
+      h("h2", { id: "review-title" }, t("review.title")),
+      h("div", { class: "review-ask" },
+        h("label", { class: "field" }, h("span", {}, t("review.seat")), seats),
+        h("button", { type: "button", class: "primary", id: "review-button", disabled: running,
+          onclick: askReview }, t("review.ask"))),
+      running ? h("p", { id: "review-progress", role: "status" },
+        t("review.progress", { done: reviewState.done, total: reviewState.total || "…" }),
+        " ", h("progress", { max: String(reviewState.total || 1),
+          value: String(reviewState.done) })) : null,
+      reviewState?.status === "failed" ? h("p", { class: "problem", role: "alert" },
+        reviewState.error) : null,
+      review ? h("div", { id: "review-summary" },
+        h("p", {}, h("strong", {}, t("review.accuracy", { accuracy: review.accuracy })), " · ",
+          ["inaccuracy", "mistake", "blunder"].map((mark) =>
+            t(`review.count.${mark}`, { count: review.marks[mark] })).join(" · ")),
+        review.worst.length ? h("ol", { class: "worst" }, review.worst.map((number) => {
+          const move = judged.get(number);
+          return h("li", {}, h("button", { type: "button", class: "jump",
+            onclick: () => go(stepOf(number)) },
+          t("review.worst", { round: move.round, played: moveWords(move.played),
+            best: moveWords(move.best), mark: t(`mark.${move.mark}`) })));
+        })) : h("p", {}, t("review.clean"))) : null);
+  }
+
+  // The judgement of the move just played, when it is one the review looked at.
+  function verdict(frame) {
+    const move = frame.number === undefined ? null : judged.get(frame.number);
+    if (!move || move.mark === "forced") return null;
+    const cost = (move.cost * 100).toFixed(1);
+    return h("p", { class: `verdict ${move.mark}`, id: "verdict" },
+      h("span", { class: "mark" }, t(`mark.${move.mark}`)), " ",
+      move.played === move.best ? t("review.same") : t("review.better",
+        { best: moveWords(move.best), cost }));
+  }
+
   function render() {
     if (!replay) {
       main.replaceChildren(h("section", { class: "panel" },
@@ -139,8 +228,10 @@ export function showReplay(main, matchId) {
         h("label", {}, h("span", { class: "sr-only" }, t("replay.jump")), jump),
         h("p", { id: "replay-step", tabindex: "-1", "aria-live": "polite" },
           t("replay.step", { step, last }), " · ", said)),
+      verdict(frame),
       board(frame),
       frame.round_over && round ? breakdown(round) : null,
+      reviewPanel(),
       step === last ? h("p", { class: "panel winner", id: "replay-winner" },
         t("replay.winner", { name: sideNames()[replay.winner] })) : null));
   }
@@ -156,5 +247,11 @@ export function showReplay(main, matchId) {
 
   render();
   load();
-  return { render, close: () => document.removeEventListener("keydown", onKey) };
+  function close() {
+    closed = true;
+    clearTimeout(polling);
+    document.removeEventListener("keydown", onKey);
+  }
+
+  return { render, close };
 }
