@@ -24,8 +24,8 @@ export function showTable(main, code) {
     motion: null,
   };
   const socket = openTableSocket(code,
-    () => ({ token: s.token, match: s.match, version: s.version }), receive, (up) => {
-      s.linkDown = !up;
+    () => ({ token: s.token, match: s.match, version: s.version }), receive, (up, why) => {
+      s.linkDown = up ? false : why;
       // A hint asked on a connection that dropped will never be answered: ask again freely.
       s.hintAsked = null;
       render();
@@ -547,7 +547,7 @@ export function showTable(main, code) {
     else if (s.table.status === "waiting" || !s.view) content = waitingRoom();
     else content = board();
     main.replaceChildren(...[
-      s.linkDown ? h("p", { class: "problem", role: "alert" }, t("table.reconnecting")) : null,
+      s.linkDown ? linkProblem() : null,
       s.problem && s.table ? h("p", { class: "problem", role: "alert" }, s.problem) : null,
       content,
       dialogNow ? dialog() : null,
@@ -570,6 +570,15 @@ export function showTable(main, code) {
     if (modal && !modal.contains(document.activeElement)) {
       modal.querySelector(".primary, button")?.focus();
     }
+  }
+
+  // Why the connection is down, and for a seat opened in newer places, a way to take it back.
+  function linkProblem() {
+    const words = { replaced: "table.replaced", busy: "table.busy", moved: "table.moved" };
+    return h("p", { class: "problem", role: "alert", id: "link-problem",
+      "data-link": s.linkDown }, t(words[s.linkDown] ?? "table.reconnecting"),
+    s.linkDown === "replaced" ? [" ", h("button", { type: "button", id: "take-back",
+      onclick: () => socket.reconnect() }, t("table.take_back"))] : null);
   }
 
   render();
