@@ -22,6 +22,7 @@ from .server_support import (
     Seated,
     Server,
     anyio_backend,
+    fresh_postgres,
     play_randomly,
     running_server,
     settings_for,
@@ -69,10 +70,16 @@ def test_pools_and_ranks() -> None:
 # -- at a real card room --------------------------------------------------------------------
 
 
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    async with running_server(settings_for(tmp_path)) as running:
-        yield running
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def server(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Server]:
+    if request.param == "sqlite":
+        async with running_server(settings_for(tmp_path)) as running:
+            yield running
+    else:
+        async with fresh_postgres() as url, running_server(
+            settings_for(tmp_path, db_url=url)
+        ) as running:
+            yield running
 
 
 async def _account(server: Server, name: str) -> Lobby:
@@ -144,7 +151,7 @@ async def test_a_rated_match_walked_out_of_is_a_loss(server: Server) -> None:
         finally:
             await watcher.close()
     (history,) = await _rows(server, rating_history)
-    assert history["result"] == "abandoned"
+    assert history["result"] == "left"
     (row,) = await _rows(server, ratings)
     assert (row["wins"], row["losses"]) == (0, 1)
     assert row["mu"] == pytest.approx(update(

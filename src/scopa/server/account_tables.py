@@ -108,4 +108,4 @@ account_matches = sa.Table(
     sa.Index("ix_account_matches_account", "account_id", "at"),
 )
 """Every finished match an account played, rated or casual: ``result`` is win, loss or
-abandoned (a loss that the player walked out of)."""
+``left`` (a loss: the player walked out of it, and a bot finished it)."""

@@ -494,6 +494,9 @@ async def remember_seat(
 async def table_made(
     storage: Database, code: str, seat: int | None, account: Account | None, rated: bool
 ) -> None:
-    """A new table: whether it is rated, and its creator's seat."""
-    await ratings.set_mode(storage, code, rated)
-    await remember_seat(storage, code, seat, account)
+    """A new table: whether it is rated, and its creator's seat. A guest's casual table
+    writes nothing more than it did before accounts (no row means casual, and no account)."""
+    if rated:
+        await ratings.set_mode(storage, code, rated)
+    if account is not None:
+        await remember_seat(storage, code, seat, account)

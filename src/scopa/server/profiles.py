@@ -99,7 +99,7 @@ class PlayedMatch(BaseModel):
     at: str
     pool: str
     rated: bool
-    result: str = Field(description="win, loss or abandoned")
+    result: str = Field(description="win, loss or left (walked out of it: a loss)")
     seat: int
     players: list[Seat]
     replay: str = Field(description="the replay's page in the web client, to share")
@@ -220,8 +220,8 @@ async def profile(name: Annotated[str, Path(max_length=64)], request: Request) -
         name=account.name,
         since=_iso(account.created_at),
         wins=counts.get("win", 0),
-        losses=counts.get("loss", 0) + counts.get("abandoned", 0),
-        abandoned=counts.get("abandoned", 0),
+        losses=counts.get("loss", 0) + counts.get("left", 0),
+        abandoned=counts.get("left", 0),
         ratings=[
             PoolRating(
                 pool=row.pool, rating=display(row.mu, row.sigma), mu=row.mu, sigma=row.sigma,

@@ -182,7 +182,7 @@ async def _match_over(
 
     def result(seat: int) -> str:
         if seat in walked_out:
-            return "abandoned"
+            return "left"
         return "win" if rules.side_of(seat) == winner else "loss"
 
     async def run(connection: AsyncConnection) -> None:
