@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -19,7 +19,7 @@ from alembic.migration import MigrationContext
 
 from scopa.client import Lobby
 from scopa.server.schema import metadata
-from scopa.server.storage import Storage, StoredSeat, async_url
+from scopa.server.storage import StaleOwnerError, Storage, StoredSeat, async_url
 
 from .server_support import (
     anyio_backend,
@@ -75,11 +75,12 @@ async def test_a_match_is_stored_and_read_back(db_url: str) -> None:
         with pytest.raises(sa.exc.IntegrityError):
             await storage.insert_table("ABC234", {}, "french", seats)
         seed = 2**63 - 1  # the largest seed the server draws still fits
-        match = await storage.insert_match("ABC234", {"name": "scopa"}, seed, None, [])
+        match = await storage.insert_match("ABC234", {"name": "scopa"}, seed, None, [], epoch=0)
         assert await storage.active_table_codes() == ["ABC234"]
         assert await storage.load_match_record(match) == ("playing", None)
-        await storage.append_move("ABC234", match, 1, 0, "5D")
-        await storage.append_move("ABC234", match, 2, 1, "5Hx5D", finished=(1, {"moves": 2}))
+        await storage.append_move("ABC234", match, 1, 0, "5D", epoch=0)
+        await storage.append_move("ABC234", match, 2, 1, "5Hx5D", finished=(1, {"moves": 2}),
+                                  epoch=0)
         table = await storage.load_table("ABC234")
         assert table is not None and table.status == "over" and table.look == "italian"
         assert table.seats == seats
@@ -101,15 +102,61 @@ async def test_two_writers_can_never_both_store_a_move_of_one_number(db_url: str
     try:
         seats = [StoredSeat(0, "human", "Ada"), StoredSeat(1, "human", "Bo")]
         await new_owner.insert_table("FENCE2", {"name": "scopa"}, "french", seats)
-        match = await new_owner.insert_match("FENCE2", {"name": "scopa"}, 7, None, [])
-        await new_owner.append_move("FENCE2", match, 1, 0, "5D")
-        await new_owner.append_move("FENCE2", match, 2, 1, "5Hx5D")
+        match = await new_owner.insert_match("FENCE2", {"name": "scopa"}, 7, None, [], epoch=0)
+        await new_owner.append_move("FENCE2", match, 1, 0, "5D", epoch=0)
+        await new_owner.append_move("FENCE2", match, 2, 1, "5Hx5D", epoch=0)
         for number, move in ((1, "KD"), (2, "7C")):  # the stale owner's idea of moves 1 and 2
             with pytest.raises(sa.exc.IntegrityError):
-                await stale_owner.append_move("FENCE2", match, number, number - 1, move)
+                await stale_owner.append_move("FENCE2", match, number, number - 1, move, epoch=0)
         table = await stale_owner.load_table("FENCE2")
         assert table is not None and table.match is not None
         assert table.match.moves == ["5D", "5Hx5D"]
+    finally:
+        await stale_owner.close()
+        await new_owner.close()
+
+
+async def test_a_stale_owner_can_change_nothing_at_its_table(db_url: str) -> None:
+    """Every write of a table is fenced, not only moves: once another process has taken the
+    table over (raised its epoch), its former owner's join, leave, start, rematch, stand-in and
+    match's end are refused by the database and change nothing; the new owner's go through."""
+    new_owner, stale_owner = Storage(db_url), Storage(db_url)
+    await new_owner.open()
+    await stale_owner.open()
+    try:
+        seats = [StoredSeat(0, "human", "Ada", None, "a" * 64), StoredSeat(1, "human")]
+        await stale_owner.insert_table("FENCE3", {"name": "scopa"}, "french", seats)
+        stale = await stale_owner.take_table("FENCE3")
+        taken = await new_owner.take_table("FENCE3")  # its lease lapsed: another took over
+        assert (stale, taken) == (1, 2)
+        assert await new_owner.take_table("NOSUCH") is None
+        before = await new_owner.load_table("FENCE3")
+        assert before is not None and before.epoch == 2
+        bo = StoredSeat(1, "human", "Bo", None, "b" * 64)
+        stale_writes: dict[str, Callable[[], Awaitable[object]]] = {
+            "join": lambda: stale_owner.save_seat("FENCE3", bo, epoch=1),
+            "leave": lambda: stale_owner.save_seat("FENCE3", StoredSeat(0, "human"), epoch=1),
+            "start": lambda: stale_owner.insert_match("FENCE3", {}, 7, None, [], epoch=1),
+            "rematch": lambda: stale_owner.set_status("FENCE3", "waiting", epoch=1),
+            "stand-in": lambda: stale_owner.save_stand_ins("FENCE3", {0}, epoch=1),
+        }
+        refused = []
+        for name, write in stale_writes.items():
+            with pytest.raises(StaleOwnerError, match="taken over by another process"):
+                await write()
+            refused.append(name)
+        assert refused == list(stale_writes)
+        assert await new_owner.load_table("FENCE3") == before  # no seat, match or status
+        # The new owner writes at its epoch: a match, then its end, which the stale one can't.
+        await new_owner.save_seat("FENCE3", bo, epoch=2)
+        match = await new_owner.insert_match("FENCE3", {}, 7, None, [], epoch=2)
+        with pytest.raises(StaleOwnerError):
+            await stale_owner.append_move("FENCE3", match, 1, 0, "5D", (0, {}), epoch=1)
+        await new_owner.save_stand_ins("FENCE3", {1}, epoch=2)
+        after = await stale_owner.load_table("FENCE3")
+        assert after is not None and after.status == "playing"
+        assert after.match is not None and after.match.moves == []
+        assert after.seats == [seats[0], StoredSeat(1, "human", "Bo", None, "b" * 64, True)]
     finally:
         await stale_owner.close()
         await new_owner.close()
@@ -120,11 +167,11 @@ async def test_writes_are_committed_together_and_fail_alone(tmp_path: Path) -> N
     await storage.open()
     try:
         await storage.insert_table("ABC234", {}, "french", [StoredSeat(0, "human")])
-        match = await storage.insert_match("ABC234", {}, 1, None, [])
+        match = await storage.insert_match("ABC234", {}, 1, None, [], epoch=0)
         # Move 3 twice: one of the batch is refused by the primary key, the rest go through.
         numbers = [1, 2, 3, 3, 4, 5]
         results = await asyncio.gather(
-            *(storage.append_move("ABC234", match, n, 0, f"{n}D") for n in numbers),
+            *(storage.append_move("ABC234", match, n, 0, f"{n}D", epoch=0) for n in numbers),
             return_exceptions=True,
         )
         failed = [n for n, r in zip(numbers, results, strict=True) if r is not None]

@@ -7,7 +7,9 @@ channel per process), and the owner sends each relayed socket its messages back 
 When an owner stops renewing (killed, paused, cut off), its leases expire and another process
 takes its tables over from the database. The database is the fence: a move is stored with its
 number, and the key (match, number) refuses a second move with the same number, so a paused
-owner that wakes up can never apply a move twice.
+owner that wakes up can never apply a move twice; every other write of a table names the
+table's epoch, which the new owner raised when it took the table over (``Storage.take_table``),
+so the old owner's are refused too.
 
 :class:`LocalHub` is the one-process room (``scopa serve`` alone): it owns every table and has
 nobody to talk to. :class:`RedisHub` uses redis-py's asyncio client.

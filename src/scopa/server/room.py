@@ -161,11 +161,12 @@ class CardRoom:
                     return owner
                 if not await self.hub.claim(code):  # its lease ran out just now
                     return await self.hub.owner(code)
-            stored = await self.storage.load_table(code)
-            if stored is None:
+            epoch = await self.storage.take_table(code)  # earlier writers are fenced off now
+            stored = None if epoch is None else await self.storage.load_table(code)
+            if epoch is None or stored is None:
                 await self.hub.release(code)
                 return None
-            table = self.tables[code] = self._restore(stored)
+            table = self.tables[code] = self._restore(stored, epoch)
             return table
 
     async def get(self, code: str) -> Table | None:
@@ -174,13 +175,18 @@ class CardRoom:
         return where if isinstance(where, Table) else None
 
     def _new_table(
-        self, code: str, rules: Rules, look: str, status: str, seats: list[StoredSeat]
+        self, code: str, rules: Rules, look: str, status: str, seats: list[StoredSeat],
+        epoch: int = 0,
     ) -> Table:
-        return Table(code, rules, look, status, seats, self.storage, self.settings, self.pool)
+        return Table(
+            code, rules, look, status, seats, self.storage, self.settings, self.pool, epoch=epoch
+        )
 
-    def _restore(self, stored: StoredTable) -> Table:
+    def _restore(self, stored: StoredTable, epoch: int) -> Table:
+        """The table ``stored`` in memory, to be written at ``epoch``."""
         table = self._new_table(
-            stored.code, Rules.from_dict(stored.rules), stored.look, stored.status, stored.seats
+            stored.code, Rules.from_dict(stored.rules), stored.look, stored.status, stored.seats,
+            epoch,
         )
         if stored.status == "waiting" and stored.touched is not None:
             table.touched = stored.touched
@@ -245,7 +251,7 @@ class CardRoom:
             return [table.info() for table in self.tables.values() if table.is_open()]
         found = []
         for stored in await self.storage.waiting_tables():
-            table = self.tables.get(stored.code) or self._restore(stored)
+            table = self.tables.get(stored.code) or self._restore(stored, stored.epoch)
             if table.is_open():
                 found.append(table.info())
         return found

@@ -21,6 +21,9 @@ tables = sa.Table(
     sa.Column("match_id", sa.Integer, nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("touched_at", sa.DateTime(timezone=True), nullable=True),
+    # Raised by each process that takes the table over; its writes name the epoch they are
+    # for, so the database refuses those of an owner whose lease lapsed (storage.StaleOwnerError).
+    sa.Column("epoch", sa.Integer, nullable=False, server_default=sa.text("0")),
 )
 
 seats = sa.Table(
@@ -32,6 +35,8 @@ seats = sa.Table(
     sa.Column("name", sa.String(64), nullable=True),
     sa.Column("level", sa.String(32), nullable=True),
     sa.Column("token_hash", sa.String(64), nullable=True),
+    # A bot plays for this person, away when their turn timed out, until they come back.
+    sa.Column("stand_in", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 matches = sa.Table(

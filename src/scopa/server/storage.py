@@ -6,6 +6,11 @@ caller: a move's caller is answered only after the commit, so a move is stored b
 told about it, and SQLite's single-writer lock is never fought over. The moves of a batch go in
 as one multi-row insert, since each statement costs a trip to the driver's thread.
 
+The database is also the fence between processes: a table's writer names the table's epoch it
+loaded (:meth:`Storage.take_table` raises it at each takeover) in every write, checked in the
+``UPDATE``'s ``WHERE``, so the writes of an owner whose lease lapsed are refused
+(:class:`StaleOwnerError`) and change nothing. Moves are fenced as well by their key.
+
 SQLite runs in WAL mode, so reads (a table loaded after a restart, a finished match's record)
 never wait for the writer. Its checkpoints (copying the log into the database, with an fsync)
 run on another connection every second instead of inside some unlucky commit, where they
@@ -64,6 +69,11 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+class StaleOwnerError(Exception):
+    """A table's write refused: another process took the table over since its writer loaded
+    it (the table's epoch moved on), so this one is no longer the table's owner."""
+
+
 @dataclass
 class StoredSeat:
     seat: int
@@ -72,6 +82,8 @@ class StoredSeat:
     name: str | None = None
     level: str | None = None
     token_hash: str | None = None
+    stand_in: bool = False
+    """A bot plays for this person (away when their turn timed out) until they come back."""
 
 
 @dataclass
@@ -93,6 +105,8 @@ class StoredTable:
     seats: list[StoredSeat]
     match: StoredMatch | None
     touched: datetime | None = None
+    epoch: int = 0
+    """The writer epoch the table was loaded at: its writes must name it."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +119,7 @@ class _Move:
     seat: int
     move: str
     finished: tuple[int, dict[str, Any]] | None
+    epoch: int
 
     def row(self) -> dict[str, Any]:
         return {
@@ -123,7 +138,30 @@ def _seat_values(code: str, seat: StoredSeat) -> dict[str, Any]:
         "name": seat.name,
         "level": seat.level,
         "token_hash": seat.token_hash,
+        "stand_in": seat.stand_in,
     }
+
+
+def _stored_seat(row: Any) -> StoredSeat:
+    return StoredSeat(row.seat, row.kind, row.name, row.level, row.token_hash, row.stand_in)
+
+
+async def _fence(
+    connection: AsyncConnection, code: str, epoch: int, **values: Any
+) -> None:
+    """Update table ``code`` with ``values`` if it is still at ``epoch``, else refuse the whole
+    transaction: the check is the ``UPDATE``'s own ``WHERE``, so no other writer can slip in
+    between (PostgreSQL's row lock makes a concurrent takeover wait, then re-checks)."""
+    result = await connection.execute(
+        tables.update()
+        .where(tables.c.code == code, tables.c.epoch == epoch)
+        .values(values or {"epoch": tables.c.epoch})
+    )
+    if result.rowcount != 1:
+        raise StaleOwnerError(
+            f"table {code} was taken over by another process: this writer (epoch {epoch}) "
+            "may no longer change it"
+        )
 
 
 def _upgrade(connection: sa.Connection) -> None:
@@ -267,27 +305,58 @@ class Storage:
 
         await self.write(run)
 
-    async def save_seat(self, code: str, seat: StoredSeat) -> None:
+    async def take_table(self, code: str) -> int | None:
+        """Become table ``code``'s writer (after winning its lease): raise its epoch, so writes
+        by any earlier writer are refused from now on. The new epoch, or ``None`` if there is
+        no such table."""
+
+        async def run(connection: AsyncConnection) -> int | None:
+            await connection.execute(
+                tables.update().where(tables.c.code == code).values(epoch=tables.c.epoch + 1)
+            )
+            epoch = await connection.scalar(
+                sa.select(tables.c.epoch).where(tables.c.code == code)
+            )
+            return None if epoch is None else int(epoch)
+
+        return await self.write(run)
+
+    async def save_seat(self, code: str, seat: StoredSeat, *, epoch: int) -> None:
+        """Seat ``seat.seat`` is now ``seat`` (taken, left, given to a bot)."""
+
         async def run(connection: AsyncConnection) -> None:
+            await _fence(connection, code, epoch, touched_at=now())
             await connection.execute(
                 seats.update()
                 .where(seats.c.table_code == code, seats.c.seat == seat.seat)
                 .values(_seat_values(code, seat))
             )
+
+        await self.write(run)
+
+    async def save_stand_ins(self, code: str, stand_ins: set[int], *, epoch: int) -> None:
+        """The people's seats a bot plays for now are ``stand_ins`` (and no others)."""
+
+        async def run(connection: AsyncConnection) -> None:
+            await _fence(connection, code, epoch)
             await connection.execute(
-                tables.update().where(tables.c.code == code).values(touched_at=now())
+                seats.update()
+                .where(seats.c.table_code == code)
+                .values(stand_in=seats.c.seat.in_(sorted(stand_ins)))
             )
 
         await self.write(run)
 
-    async def set_status(self, code: str, status: str, touched: datetime | None = None) -> None:
+    async def set_status(
+        self, code: str, status: str, touched: datetime | None = None, *, epoch: int
+    ) -> None:
         """A table's new status; ``touched`` also says when it last changed (for expiry)."""
         values: dict[str, Any] = {"status": status}
         if touched is not None:
             values["touched_at"] = touched
 
         async def run(connection: AsyncConnection) -> None:
-            await connection.execute(tables.update().where(tables.c.code == code).values(values))
+            await _fence(connection, code, epoch, **values)
 
         await self.write(run)
 
@@ -312,10 +381,17 @@ class Storage:
         seed: int,
         deck: list[str] | None,
         players: list[dict[str, Any]],
+        *,
+        epoch: int,
     ) -> int:
-        """A new match at table ``code``, which is now playing it; returns the match id."""
+        """A new match at table ``code``, which is now playing it (no stand-ins yet); returns
+        the match id."""
 
         async def run(connection: AsyncConnection) -> int:
+            await _fence(connection, code, epoch, status="playing")
+            await connection.execute(
+                seats.update().where(seats.c.table_code == code).values(stand_in=False)
+            )
             result = await connection.execute(
                 matches.insert().values(
                     table_code=code,
@@ -331,9 +407,7 @@ class Storage:
             assert key is not None
             match_id = int(key[0])
             await connection.execute(
-                tables.update()
-                .where(tables.c.code == code)
-                .values(status="playing", match_id=match_id)
+                tables.update().where(tables.c.code == code).values(match_id=match_id)
             )
             return match_id
 
@@ -347,14 +421,16 @@ class Storage:
         seat: int,
         move: str,
         finished: tuple[int, dict[str, Any]] | None = None,
+        *,
+        epoch: int,
     ) -> None:
         """Move ``number`` (from 1) of a match; ``finished``, the winner and record, ends it.
 
         The primary key (match, number) refuses a second move with the same number, so two
-        writers could never both extend a match.
+        writers could never both extend a match; the match's end is also fenced by ``epoch``.
         """
 
-        await self._enqueue(_Move(code, match_id, number, seat, move, finished))
+        await self._enqueue(_Move(code, match_id, number, seat, move, finished, epoch))
 
     # -- reads -----------------------------------------------------------------------------
 
@@ -393,9 +469,7 @@ class Storage:
             )
             by_table: dict[str, list[StoredSeat]] = {}
             for r in seat_rows:
-                by_table.setdefault(r.table_code, []).append(
-                    StoredSeat(r.seat, r.kind, r.name, r.level, r.token_hash)
-                )
+                by_table.setdefault(r.table_code, []).append(_stored_seat(r))
             found = []
             for row in rows:
                 match = None
@@ -404,7 +478,7 @@ class Storage:
                 found.append(
                     StoredTable(
                         row.code, row.rules, row.look, row.status, by_table.get(row.code, []),
-                        match, _aware(row.touched_at or row.created_at),
+                        match, _aware(row.touched_at or row.created_at), row.epoch,
                     )
                 )
             return found
@@ -419,15 +493,13 @@ class Storage:
             seat_rows = await connection.execute(
                 sa.select(seats).where(seats.c.table_code == code).order_by(seats.c.seat)
             )
-            seat_list = [
-                StoredSeat(r.seat, r.kind, r.name, r.level, r.token_hash) for r in seat_rows
-            ]
+            seat_list = [_stored_seat(r) for r in seat_rows]
             match = None
             if row.match_id is not None:
                 match = await self._load_match(connection, row.match_id)
             return StoredTable(
                 row.code, row.rules, row.look, row.status, seat_list, match,
-                _aware(row.touched_at or row.created_at),
+                _aware(row.touched_at or row.created_at), row.epoch,
             )
 
     async def _load_match(self, connection: AsyncConnection, match_id: int) -> StoredMatch:
@@ -457,16 +529,18 @@ class Storage:
 
 
 async def _finish(connection: AsyncConnection, move: _Move) -> None:
-    """The match ``move`` ended: its winner and record, and the table is over."""
+    """The match ``move`` ended: its winner and record, and the table is over (and nobody
+    needs a stand-in any more)."""
     assert move.finished is not None
     winner, record = move.finished
+    await _fence(connection, move.code, move.epoch, status="over")
     await connection.execute(
         matches.update()
         .where(matches.c.id == move.match_id)
         .values(status="over", winner=winner, record=record, finished_at=now())
     )
     await connection.execute(
-        tables.update().where(tables.c.code == move.code).values(status="over")
+        seats.update().where(seats.c.table_code == move.code).values(stand_in=False)
     )
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Coroutine
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..game import Game
@@ -23,10 +23,11 @@ from ..view import Play
 from . import bots, ratings
 from .protocol import ProtocolError, encode, error_message
 from .settings import Settings
-from .storage import Storage, StoredSeat, now
+from .storage import StaleOwnerError, Storage, StoredSeat, now
 from .tokens import hash_token, new_seat_token, new_seed, token_matches
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 MAX_NAME_LENGTH = 32
 POLICY_VIOLATION = 1008
@@ -103,6 +104,7 @@ class Table:
         settings: Settings,
         pool: bots.Bots,
         touched: datetime | None = None,
+        epoch: int = 0,
     ) -> None:
         self.code = code
         self.rules = rules
@@ -118,8 +120,12 @@ class Table:
         self.lock = asyncio.Lock()
         self.listeners: dict[Listener, None] = {}
         """Every connection listening, oldest first (a set that keeps the order they came in)."""
-        self.stand_ins: set[int] = set()
-        """People's seats a bot plays for, since their turn timed out, until they come back."""
+        self.stand_ins: set[int] = {seat.seat for seat in seats if seat.stand_in}
+        """People's seats a bot plays for, since their turn timed out, until they come back
+        (stored, so a restart or a takeover keeps them)."""
+        self.epoch = epoch
+        """The writer epoch this process took the table at: every write names it, and the
+        database refuses them once another process has taken the table over."""
         self.touched = touched or now()
         """When the table last changed or was last watched: expiry and eviction count from it."""
         self._storage = storage
@@ -299,7 +305,9 @@ class Table:
         self.listeners[listener] = None
         self.touch()
         if seat is not None and not same_seat:
-            self.stand_ins.discard(seat)
+            if seat in self.stand_ins:
+                self.stand_ins.discard(seat)
+                self._spawn(self._save_stand_ins())
             if seat == self._to_move():
                 self._schedule_turn()  # no stand-in, no timer: the person is here
             self._broadcast_table()
@@ -341,7 +349,7 @@ class Table:
                     raise LobbyError(409, f"seat {seat} is taken")
             token = new_seat_token()
             taken = StoredSeat(chosen.seat, "human", name, None, hash_token(token))
-            await self._storage.save_seat(self.code, taken)
+            await self._stored(self._storage.save_seat(self.code, taken, epoch=self.epoch))
             self.seats[chosen.seat] = taken
             self.touch()
             self._broadcast_table()
@@ -358,7 +366,7 @@ class Table:
                 left = StoredSeat(seat.seat, "bot", seat.name, level, None)
             else:
                 left = StoredSeat(seat.seat, "human")
-            await self._storage.save_seat(self.code, left)
+            await self._stored(self._storage.save_seat(self.code, left, epoch=self.epoch))
             self.seats[seat.seat] = left
             self.stand_ins.discard(seat.seat)
             self.touch()
@@ -392,7 +400,9 @@ class Table:
             if any(self._is_free(seat) for seat in self.seats):
                 self.status = "waiting"
                 self.touch()
-                await self._storage.set_status(self.code, "waiting", self.touched)
+                await self._stored(
+                    self._storage.set_status(self.code, "waiting", self.touched, epoch=self.epoch)
+                )
                 self._broadcast_table()
                 return
             await self._start_match()
@@ -414,7 +424,11 @@ class Table:
         async with self.lock:
             if self.status != "waiting":
                 return
-            await self._storage.set_status(self.code, "expired")
+            try:
+                await self._storage.set_status(self.code, "expired", epoch=self.epoch)
+            except StaleOwnerError as error:
+                log.warning("table %s: not expired here: %s", self.code, error)
+                return
             self.status = "expired"
             self._broadcast_table()
 
@@ -427,8 +441,10 @@ class Table:
         players = [
             {"seat": s.seat, "kind": s.kind, "name": s.name, "level": s.level} for s in self.seats
         ]
-        self.match_id = await self._storage.insert_match(
-            self.code, self.rules.to_dict(), seed, None, players
+        self.match_id = await self._stored(
+            self._storage.insert_match(
+                self.code, self.rules.to_dict(), seed, None, players, epoch=self.epoch
+            )
         )
         self.game, self.plays, self._deck = game, [], None
         self.status = "playing"
@@ -488,7 +504,8 @@ class Table:
                 finished = (game.winner, game.record())
             try:
                 await self._storage.append_move(
-                    self.code, self.match_id, self.version + 1, seat, str(play.move), finished
+                    self.code, self.match_id, self.version + 1, seat, str(play.move), finished,
+                    epoch=self.epoch,
                 )
             except Exception:
                 log.exception("table %s: could not store move %s", self.code, play.move)
@@ -504,6 +521,8 @@ class Table:
             came_back = token is not None and seat in self.stand_ins
             if came_back:
                 self.stand_ins.discard(seat)
+                if not game.is_over:  # the match's end clears every stand-in in the database
+                    await self._save_stand_ins()
             if game.is_over:
                 self.status = "over"
                 self.stand_ins.clear()
@@ -606,7 +625,28 @@ class Table:
             return
         self.stand_ins.add(seat)
         self._broadcast_table()
-        await self._play_for(seat, bots.stand_in_level(), version)
+        if await self._save_stand_ins():
+            await self._play_for(seat, bots.stand_in_level(), version)
+
+    async def _save_stand_ins(self) -> bool:
+        """Store who has a stand-in now; whether it was stored (not if the table moved on)."""
+        try:
+            await self._storage.save_stand_ins(self.code, set(self.stand_ins), epoch=self.epoch)
+        except StaleOwnerError as error:
+            log.warning("table %s: stand-ins not stored: %s", self.code, error)
+            return False
+        return True
+
+    async def _stored(self, write: Awaitable[T]) -> T:
+        """Await a write of this table. One the database refused, since another process took
+        the table over, is a 503 that says so: this process lets the table go once its lease
+        keeper notices, and asked again, the table's new owner answers."""
+        try:
+            return await write
+        except StaleOwnerError:
+            raise LobbyError(
+                503, "this table moved to another server just now: try again"
+            ) from None
 
     async def _play_for(self, seat: int, level: str, version: int) -> None:
         game = self.game
@@ -629,14 +669,14 @@ class Table:
     def _job(self, game: Game, seat: int) -> bots.Position:
         return bots.position(self.rules, game.seed, self._deck, self.plays, seat)
 
-    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+    def _spawn(self, coroutine: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
         """A task the table keeps a reference to until it ends (asyncio holds only weak ones)."""
         task = asyncio.create_task(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
         return task
 
-    def _task_done(self, task: asyncio.Task[None]) -> None:
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
         """Forget a finished task, and log what failed in it when nobody was left to hear: a
         move whose client went away, a bot's turn after the table closed."""
         self._tasks.discard(task)
