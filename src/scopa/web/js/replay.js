@@ -207,6 +207,9 @@ export function showReplay(main, matchId) {
     replay.rounds.map((r, k) => h("option", { value: String(k), selected: r === round },
       t("replay.round", { round: r.number }))));
     const share = new URL(`#/m/${matchId}`, location.href).href;
+    // Redrawn as a whole (a poll of the review's progress too): the control that had the
+    // focus gets it back, so a keyboard user is never thrown to the top of the page.
+    const focused = document.activeElement?.id;
     main.replaceChildren(h("div", { class: "replay" },
       h("section", { class: "panel replay-head" },
         h("h1", {}, t("replay.title", { match: matchId })),
@@ -234,6 +237,7 @@ export function showReplay(main, matchId) {
       reviewPanel(),
       step === last ? h("p", { class: "panel winner", id: "replay-winner" },
         t("replay.winner", { name: sideNames()[replay.winner] })) : null));
+    if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
   }
 
   async function load() {
