@@ -65,7 +65,12 @@ def make_bot(level: str, seed: int | None = None) -> Player:
     OpenSpiel's IS-MCTS with N simulations a move (:mod:`scopa.env.ismcts`, the ``rl``
     extra), imported when asked for; or ``FILE.py:FACTORY[:ARGUMENT]``, your own bot:
     ``FACTORY(ARGUMENT or None, seed)`` from that Python file (such as an agent trained on
-    :mod:`scopa.env`, see ``examples/``). These two are for tournaments, not the card room."""
+    :mod:`scopa.env`, see ``examples/``). These two are for tournaments, not the card room,
+    and so is ``learned`` (:mod:`scopa.players.learned`, not a level until it wins)."""
+    if level == "learned":
+        from .players.learned import LearnedPlayer
+
+        return LearnedPlayer(seed)
     if level.partition(":")[0] == "openspiel-ismcts":
         try:
             from .env.ismcts import make

@@ -1,0 +1,11 @@
+"""Learning an evaluation by self-play (issue 15): data on the round state, training, the pipeline.
+
+- :mod:`.selfplay`: matches played on :class:`~scopa.round.Round`, every decision written
+  down as a record of what the seat to move knows (:mod:`scopa.players.features`) with
+  what followed: the round's points by category and the match result.
+- :mod:`.train`: a small network fitted to those outcomes with PyTorch (the ``train``
+  extra), saved as numpy arrays that :mod:`scopa.players.evaluation` runs without torch.
+- ``python -m scopa.learning``: the whole pipeline from a seed (see ``docs/learned.md``).
+
+Playing never imports this package.
+"""

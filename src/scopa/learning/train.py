@@ -1,0 +1,104 @@
+"""Fitting the evaluation to self-play positions with PyTorch's CPU build (the ``train`` extra).
+
+The network is :class:`~scopa.players.evaluation.Evaluation`'s: the features of a
+record, one hidden layer of rectified units, two outputs (the round points of the
+mover's side and of the others), fitted by mean squared error with Adam. A share of
+the positions, whole matches apart from the rest, is held out to measure the fit. The
+result is handed back as numpy arrays, so nothing that plays needs torch.
+
+Runs repeat exactly for a seed: torch's and numpy's generators are seeded from it,
+torch runs on one thread, and the data's order is a seeded permutation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+
+from ..players.evaluation import OUTPUTS, Evaluation
+from ..players.features import FEATURES, expand
+from .selfplay import Positions
+
+DEFAULT_HIDDEN: Final = 64
+DEFAULT_EPOCHS: Final = 4
+_BATCH: Final = 512
+_RATE: Final = 2e-3
+_HELD_OUT: Final = 0.05
+
+
+@dataclass
+class Fit:
+    evaluation: Evaluation
+    train_loss: float
+    """Mean squared error per output on the positions trained on, last epoch."""
+    held_out_loss: float
+    """The same on the held-out positions (never trained on)."""
+    baseline_loss: float
+    """The held-out error of always answering the training data's mean: the bar to beat."""
+
+
+def train(positions: Positions, seed: int, hidden: int = DEFAULT_HIDDEN,
+          epochs: int = DEFAULT_EPOCHS, meta: dict[str, object] | None = None) -> Fit:
+    """A network fitted to ``positions`` (the first two targets: own and others' points)."""
+    try:
+        import torch
+    except ImportError as error:
+        raise RuntimeError(
+            f"training needs PyTorch ({error.name or error}): pip install -e '.[train]'"
+        ) from None
+    if len(positions) < 100:
+        raise ValueError(f"training needs 100 positions or more; got {len(positions)}")
+    torch.manual_seed(seed)
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(seed)
+    records = positions.records
+    targets = torch.from_numpy(np.ascontiguousarray(positions.targets[:, :OUTPUTS]))
+    count = len(positions)
+    # The held-out positions are the last ones: whole matches, apart from what is trained on.
+    split = count - max(1, int(count * _HELD_OUT))
+    first_layer = torch.nn.Linear(FEATURES, hidden)
+    second_layer = torch.nn.Linear(hidden, OUTPUTS)
+    net = torch.nn.Sequential(first_layer, torch.nn.ReLU(), second_layer)
+    with torch.no_grad():
+        second_layer.bias.copy_(targets[:split].mean(0))
+    optimiser = torch.optim.Adam(net.parameters(), lr=_RATE)
+    loss_of = torch.nn.MSELoss()
+    train_loss = 0.0
+    for epoch in range(epochs):
+        order = torch.from_numpy(rng.permutation(split))
+        total = 0.0
+        for first in range(0, split, _BATCH):
+            batch = order[first : first + _BATCH]
+            optimiser.zero_grad()
+            loss = loss_of(net(torch.from_numpy(expand(records[batch.numpy()]))), targets[batch])
+            loss.backward()
+            optimiser.step()
+            total += loss.item() * len(batch)
+        train_loss = total / split
+        for group in optimiser.param_groups:
+            group["lr"] = _RATE * 0.5 ** (epoch + 1)
+    with torch.no_grad():
+        # Expanded a batch at a time: millions of positions at once would not fit in memory.
+        squared = sum(
+            float(((net(torch.from_numpy(expand(records[first : first + 4096])))
+                    - targets[first : first + 4096]) ** 2).sum())
+            for first in range(split, count, 4096)
+        )
+        held_out = squared / ((count - split) * OUTPUTS)
+        baseline = float(loss_of(targets[:split].mean(0).expand(count - split, OUTPUTS),
+                                 targets[split:]))
+    evaluation = Evaluation(
+        first_layer.weight.detach().numpy().T.copy(),
+        first_layer.bias.detach().numpy().copy(),
+        second_layer.weight.detach().numpy().T.copy(),
+        second_layer.bias.detach().numpy().copy(),
+        meta={
+            **(meta or {}),
+            "seed": seed, "hidden": hidden, "epochs": epochs, "positions": count,
+            "train_loss": round(train_loss, 4), "held_out_loss": round(held_out, 4),
+            "baseline_loss": round(baseline, 4), "torch": torch.__version__,
+        },
+    )
+    return Fit(evaluation, train_loss, held_out, baseline)
