@@ -112,9 +112,19 @@ def _memo_reach(rules: Rules, card_id: int) -> tuple[int, int]:
     return 0, _BELOW[16 - value]
 
 
-_HandCard = tuple[int, int, dict[int, tuple[Move, ...]], int, Move]
-"""A card of a hand as :meth:`MoveGenerator.moves` reads it: the two reach masks, the
-card's memo, its id and its trail."""
+class _CardMoves:
+    """One card as :meth:`MoveGenerator.moves` reads it: the two masks that pick out the
+    table cards deciding its captures (see :func:`_memo_reach`), its memo of moves keyed
+    by that part of the table, its id and its trail. A native class when compiled, so the
+    masks are read as machine ints, not unboxed from a tuple on every move."""
+
+    __slots__ = ("card_id", "first", "memo", "second", "trail")
+
+    def __init__(self, rules: Rules, card_id: int) -> None:
+        self.first, self.second = _memo_reach(rules, card_id)
+        self.memo: dict[int, tuple[Move, ...]] = {}
+        self.card_id = card_id
+        self.trail = _TRAILS[card_id]
 
 
 class MoveGenerator:
@@ -130,13 +140,9 @@ class MoveGenerator:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        reach = [_memo_reach(rules, card_id) for card_id in range(40)]
-        self._first = [first for first, _ in reach]
-        self._second = [second for _, second in reach]
-        self._trails = list(_TRAILS)
-        self._memos: list[dict[int, tuple[Move, ...]]] = [{} for _ in range(40)]
+        self._cards = [_CardMoves(rules, card_id) for card_id in range(40)]
         self._captures: dict[int, tuple[int, ...]] = {}
-        self._hands: dict[int, tuple[_HandCard, ...]] = {}
+        self._hands: dict[int, tuple[_CardMoves, ...]] = {}
         self._free_trails = rules.must_capture == "none"
         self._trail_only_without_capture = rules.must_capture == "hand"
 
@@ -148,42 +154,35 @@ class MoveGenerator:
             cards = self._cards_of(hand)
         captures: list[Move] = []
         trailed: list[Move] = []
-        for first, second, memo, card_id, trail in cards:
-            seen = table & first or table & second
-            found = memo.get(seen)
+        for card in cards:
+            seen = table & card.first or table & card.second
+            found = card.memo.get(seen)
             if found is None:
-                found = self._card_moves(seen, card_id)
+                found = self._card_moves(card, seen)
             if found:
                 captures.extend(found)
                 if self._free_trails:
-                    trailed.append(trail)
+                    trailed.append(card.trail)
             else:
-                trailed.append(trail)
+                trailed.append(card.trail)
         if self._trail_only_without_capture:
             return captures or trailed
-        return captures + trailed
+        if trailed:
+            captures.extend(trailed)
+        return captures
 
-    def _cards_of(self, hand: int) -> tuple[_HandCard, ...]:
-        """The cards of ``hand`` as :meth:`moves` reads them (see :data:`_HandCard`)."""
+    def _cards_of(self, hand: int) -> tuple[_CardMoves, ...]:
+        """The cards of ``hand`` as :meth:`moves` reads them, lowest id first."""
         hands = self._hands
         if len(hands) >= _MEMO_LIMIT:
             hands.clear()
-        cards = hands[hand] = tuple(
-            [
-                (
-                    self._first[card_id],
-                    self._second[card_id],
-                    self._memos[card_id],
-                    card_id,
-                    self._trails[card_id],
-                )
-                for card_id in ids_of(hand)
-            ]
-        )
+        every = self._cards
+        cards = hands[hand] = tuple([every[card_id] for card_id in ids_of(hand)])
         return cards
 
-    def _card_moves(self, seen: int, card_id: int) -> tuple[Move, ...]:
-        memo = self._memos[card_id]
+    def _card_moves(self, card: _CardMoves, seen: int) -> tuple[Move, ...]:
+        memo = card.memo
+        card_id = card.card_id
         captures = self._captures
         if len(memo) >= _CARD_MEMO_LIMIT:
             memo.clear()

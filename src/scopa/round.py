@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Final
+from typing import Final, cast
 
 from .capture import MoveGenerator, move_generator
 from .cards import CARDS, VALUE_MASKS, value_of
@@ -53,6 +53,9 @@ from .rules import Rules
 from .scoring import RoundScore, round_points, score_piles
 
 _BITS: Final = tuple(card.bit for card in CARDS)
+_BIT_OBJECTS: Final[tuple[object, ...]] = _BITS
+"""``_BITS`` seen as objects: compiled, a deck built from it shares the ints as they are
+instead of unboxing each 40-bit mask and boxing it again (an allocation per card)."""
 _KINGS: Final = VALUE_MASKS[10]
 _ACES: Final = VALUE_MASKS[1]
 
@@ -70,7 +73,8 @@ def shuffled_deck(rng: random.Random) -> list[int]:
     # keys are drawn in card order, as they always were, so a seed deals the same decks.
     random_key = rng.random
     keys = [random_key() for _ in range(40)]
-    return [_BITS[i] for i in sorted(range(40), key=keys.__getitem__)]
+    bits = _BIT_OBJECTS
+    return cast(list[int], [bits[i] for i in sorted(range(40), key=keys.__getitem__)])
 
 
 def _splits_into_fifteens(mask: int, groups: int) -> bool:
