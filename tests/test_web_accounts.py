@@ -126,3 +126,26 @@ def test_register_play_rated_see_profile_replay_and_leaderboard(
     expect(other.page.locator("#replay-step")).to_contain_text("Step 0 of")
     other.check()
     watched.check()
+
+
+def test_a_seat_follows_its_player_to_another_browser(browser: Browser, web_server: str) -> None:
+    phone = open_page(browser, f"{web_server}/#/account", viewport=PHONE)  # type: ignore[arg-type]
+    phone.page.fill("#register-name", "Carla")
+    phone.page.fill("#register-password", "a good password")
+    phone.page.click("#register-button")
+    expect(phone.page.locator("#me h2")).to_have_text("Logged in as Carla", timeout=WAIT_MS)
+    phone.page.goto(f"{web_server}/#/")
+    play_against_computer(phone.page, target="1", level="random")
+    table = phone.page.url
+
+    laptop = open_page(browser, f"{web_server}/#/account", viewport=DESKTOP)  # type: ignore[arg-type]
+    laptop.page.fill("#login-name", "carla")
+    laptop.page.fill("#login-password", "a good password")
+    laptop.page.click("#login-button")
+    expect(laptop.page.locator("#me h2")).to_have_text("Logged in as Carla", timeout=WAIT_MS)
+    laptop.page.goto(table)
+    laptop.page.reload()  # a fresh start, as when the link is opened on that device
+    expect(laptop.page.locator(".hand .card")).to_have_count(3)
+    screenshot(laptop.page, "seat-followed-desktop")
+    laptop.check()
+    phone.check()

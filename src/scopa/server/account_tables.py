@@ -41,8 +41,10 @@ seat_accounts = sa.Table(
     sa.Column("table_code", sa.String(16), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("sealed", sa.String(256), nullable=True),
 )
-"""Which account holds a person's seat at a table (guests' seats have no row)."""
+"""Which account holds a person's seat at a table (guests' seats have no row), and the seat's
+token sealed under the account's seat key (:mod:`.seatkeys`), so the seat follows the player."""
 
 table_modes = sa.Table(
     "table_modes",

@@ -35,9 +35,10 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, Field, StringConstraints
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from . import ratings
+from . import ratings, seatkeys
 from .account_tables import accounts, seat_accounts, sessions
 from .room import CardRoom
+from .schema import tables
 from .storage import Storage as Database
 from .storage import now
 from .tables import LobbyError
@@ -68,6 +69,8 @@ class Account:
     name: str
     session: int
     """The public handle of the session this request came with."""
+    seat_key: bytes | None = None
+    """The account's seat key, from the browser's cookie (:mod:`.seatkeys`)."""
 
 
 def hash_secret(secret: str) -> str:
@@ -183,7 +186,8 @@ async def current_account(request: Request, write: bool = False) -> Account | No
             )
 
         await database.write(seen)
-    return Account(row.account, row.name, row.id)
+    return Account(row.account, row.name, row.id,
+                   seatkeys.decode_key(request.cookies.get(seatkeys.KEY_COOKIE)))
 
 
 def _aware(moment: datetime) -> datetime:
@@ -242,9 +246,9 @@ def _address(request: Request) -> str:
     return request.client.host if request.client is not None else "unknown"
 
 
-def _set_cookie(request: Request, response: Response, secret: str) -> None:
+def _set_cookie(request: Request, response: Response, name: str, secret: str) -> None:
     response.set_cookie(
-        COOKIE,
+        name,
         secret,
         max_age=SESSION_DAYS * 24 * 3600,
         path="/",
@@ -254,8 +258,11 @@ def _set_cookie(request: Request, response: Response, secret: str) -> None:
     )
 
 
-async def _new_session(request: Request, response: Response, account_id: int) -> None:
-    """A fresh session for ``account_id``; the session the request came with (if any) ends."""
+async def _new_session(
+    request: Request, response: Response, account_id: int, password: str
+) -> None:
+    """A fresh session for ``account_id``; the session the request came with (if any) ends.
+    The browser also gets the account's seat key, derived from ``password``."""
     secret = secrets.token_urlsafe(32)
     old = request.cookies.get(COOKIE)
     agent = request.headers.get("user-agent", "")[:200] or None
@@ -274,7 +281,9 @@ async def _new_session(request: Request, response: Response, account_id: int) ->
         )
 
     await _database(request).write(run)
-    _set_cookie(request, response, secret)
+    _set_cookie(request, response, COOKIE, secret)
+    key = await asyncio.to_thread(seatkeys.derive, password, account_id)
+    _set_cookie(request, response, seatkeys.KEY_COOKIE, seatkeys.encode_key(key))
 
 
 # -- the routes ----------------------------------------------------------------------------
@@ -341,7 +350,7 @@ async def register(body: Credentials, request: Request, response: Response) -> A
         account_id = None
     if account_id is None:
         raise LobbyError(409, f"the user name {name!r} is taken: choose another")
-    await _new_session(request, response, account_id)
+    await _new_session(request, response, account_id, body.password)
     return AccountView(id=account_id, name=name)
 
 
@@ -364,7 +373,7 @@ async def login(body: Credentials, request: Request, response: Response) -> Acco
     matches = await password_matches(body.password, row.password_hash if row else _DUMMY_HASH)
     if row is None or not matches:
         raise LobbyError(401, "wrong user name or password")
-    await _new_session(request, response, row.id)
+    await _new_session(request, response, row.id, body.password)
     return AccountView(id=row.id, name=row.name)
 
 
@@ -381,7 +390,8 @@ async def logout(request: Request, response: Response) -> None:
             )
 
         await _database(request).write(run)
-    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
+    for name in (COOKIE, seatkeys.KEY_COOKIE):
+        response.delete_cookie(name, path="/", httponly=True, samesite="lax")
 
 
 @router.get("")
@@ -393,8 +403,11 @@ async def me(request: Request) -> AccountView | None:
 
 
 @router.post("/password", status_code=204)
-async def change_password(body: NewPassword, request: Request, account: Me) -> None:
-    """Change your password: every other session of the account ends."""
+async def change_password(
+    body: NewPassword, request: Request, response: Response, account: Me
+) -> None:
+    """Change your password: every other session of the account ends, and the seats it holds
+    are sealed again under the new password's seat key."""
     async with _database(request).engine.connect() as connection:
         current_hash = await connection.scalar(
             sa.select(accounts.c.password_hash).where(accounts.c.id == account.id)
@@ -402,11 +415,28 @@ async def change_password(body: NewPassword, request: Request, account: Me) -> N
     if current_hash is None or not await password_matches(body.current, current_hash):
         raise LobbyError(403, "the current password is wrong: the password was not changed")
     new_hash = await hash_password(check_password(body.new))
+    old_key = await asyncio.to_thread(seatkeys.derive, body.current, account.id)
+    new_key = await asyncio.to_thread(seatkeys.derive, body.new, account.id)
 
     async def run(connection: AsyncConnection) -> None:
         await connection.execute(
             accounts.update().where(accounts.c.id == account.id).values(password_hash=new_hash)
         )
+        held = await connection.execute(
+            sa.select(seat_accounts).where(
+                seat_accounts.c.account_id == account.id, seat_accounts.c.sealed.is_not(None)
+            )
+        )
+        for row in held.all():
+            token = seatkeys.unseal(old_key, row.sealed, row.table_code, row.seat, account.id)
+            resealed = None if token is None else seatkeys.seal(
+                new_key, token, row.table_code, row.seat, account.id)
+            await connection.execute(
+                seat_accounts.update()
+                .where(seat_accounts.c.table_code == row.table_code,
+                       seat_accounts.c.seat == row.seat)
+                .values(sealed=resealed)
+            )
         await connection.execute(
             sessions.delete().where(
                 sessions.c.account_id == account.id, sessions.c.id != account.session
@@ -414,6 +444,42 @@ async def change_password(body: NewPassword, request: Request, account: Me) -> N
         )
 
     await _database(request).write(run)
+    _set_cookie(request, response, seatkeys.KEY_COOKIE, seatkeys.encode_key(new_key))
+
+
+class HeldSeat(BaseModel):
+    code: str = Field(description="the table's code")
+    seat: int
+    token: str = Field(description="the seat's token: keep it secret, it is your seat")
+    status: str = Field(description="the table's status: waiting, playing or over")
+
+
+@router.get("/seats")
+async def held_seats(request: Request, account: Me) -> list[HeldSeat]:
+    """The seats your account holds at tables still open, with their tokens: open a table on
+    another device and you are in your seat. Only a browser that logged in with the password
+    holds the key they are sealed under; a seat taken as a guest is not here."""
+    if account.seat_key is None:
+        return []
+    async with _database(request).engine.connect() as connection:
+        rows = (
+            await connection.execute(
+                sa.select(seat_accounts, tables.c.status)
+                .join(tables, tables.c.code == seat_accounts.c.table_code)
+                .where(seat_accounts.c.account_id == account.id,
+                       seat_accounts.c.sealed.is_not(None),
+                       tables.c.status.in_(("waiting", "playing", "over")))
+                .order_by(seat_accounts.c.table_code)
+            )
+        ).all()
+    found = []
+    for row in rows:
+        token = seatkeys.unseal(account.seat_key, row.sealed, row.table_code, row.seat,
+                                account.id)
+        if token is not None:
+            found.append(HeldSeat(code=row.table_code, seat=row.seat, token=token,
+                                  status=row.status))
+    return found
 
 
 @router.get("/sessions")
@@ -470,10 +536,12 @@ def seat_name(account: Account | None, name: str | None) -> str | None:
 
 
 async def remember_seat(
-    storage: Database, code: str, seat: int | None, account: Account | None
+    storage: Database, code: str, seat: int | None, account: Account | None,
+    token: str | None = None,
 ) -> None:
-    """Remember which account took ``seat`` at table ``code``; a guest who takes a seat clears
-    what an account held there before."""
+    """Remember which account took ``seat`` at table ``code``, with its ``token`` sealed under
+    the account's seat key when the browser has it; a guest who takes a seat clears what an
+    account held there before."""
     if seat is None:
         return
 
@@ -484,19 +552,25 @@ async def remember_seat(
             )
         )
         if account is not None:
+            sealed = None
+            if account.seat_key is not None and token is not None:
+                sealed = seatkeys.seal(account.seat_key, token, code, seat, account.id)
             await connection.execute(
-                seat_accounts.insert().values(table_code=code, seat=seat, account_id=account.id)
+                seat_accounts.insert().values(
+                    table_code=code, seat=seat, account_id=account.id, sealed=sealed
+                )
             )
 
     await storage.write(run)
 
 
 async def table_made(
-    storage: Database, code: str, seat: int | None, account: Account | None, rated: bool
+    storage: Database, code: str, seat: int | None, account: Account | None, rated: bool,
+    token: str | None = None,
 ) -> None:
     """A new table: whether it is rated, and its creator's seat. A guest's casual table
     writes nothing more than it did before accounts (no row means casual, and no account)."""
     if rated:
         await ratings.set_mode(storage, code, rated)
     if account is not None:
-        await remember_seat(storage, code, seat, account)
+        await remember_seat(storage, code, seat, account, token)

@@ -169,7 +169,7 @@ async def create_table(body: NewTable, room: Room, request: Request) -> SeatGran
     table, seat, token = await room.create(
         rules, body.look, body.bots, accounts.seat_name(account, body.name)
     )
-    await accounts.table_made(room.storage, table.code, seat, account, body.rated)
+    await accounts.table_made(room.storage, table.code, seat, account, body.rated, token)
     return _grant(table.info(), seat, token)
 
 
@@ -192,7 +192,9 @@ async def join_table(
     account = await accounts.seat_holder(request)
     name = accounts.seat_name(account, body.name)
     done = await _act(cluster, code, "join", name=name, seat=body.seat)
-    await accounts.remember_seat(room.storage, done["table"]["code"], done["seat"], account)
+    await accounts.remember_seat(
+        room.storage, done["table"]["code"], done["seat"], account, done["token"]
+    )
     return _grant(done["table"], done["seat"], done["token"])
 
 
@@ -235,7 +237,7 @@ async def play_computer(body: Computer, room: Room, request: Request) -> SeatGra
     table, seat, token = await room.create(
         rules, body.look, bots, accounts.seat_name(account, body.name)
     )
-    await accounts.table_made(room.storage, table.code, seat, account, body.rated)
+    await accounts.table_made(room.storage, table.code, seat, account, body.rated, token)
     await table.start_now()
     return _grant(table.info(), seat, token)
 

@@ -2,7 +2,7 @@
 // ("#/account"). The session is an HttpOnly cookie the page never sees; fetch sends it with
 // every request to this site, and the server checks the Origin of every write it authorises.
 
-import { api } from "./api.js";
+import { api, keepSeatToken, seatToken } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -12,12 +12,21 @@ export async function whoAmI() {
   return answer.ok ? answer.json() : null;
 }
 
-// The header's link: "Log in" for a guest, the name for a player.
+// The header's link: "Log in" for a guest, the name for a player, whose seats taken on
+// another device are then kept here too (so opening such a table seats them at once).
 export async function showAccountLink() {
   const link = document.getElementById("account-link");
   if (!link) return;
   const me = await whoAmI().catch(() => null);
   link.textContent = me ? me.name : t("account.login_link");
+  if (me) await followSeats();
+}
+
+async function followSeats() {
+  const seats = await api("/account/seats").catch(() => []);
+  for (const { code, token } of seats) {
+    if (seatToken(code) !== token) keepSeatToken(code, token);
+  }
 }
 
 // A write whose answer may have no body (204), refused with the server's sentence.

@@ -62,6 +62,7 @@ async function start() {
     screen?.render();
   });
   window.addEventListener("hashchange", route);
+  await showAccountLink(); // a player's seats from their other devices, before a table opens
   route();
 }
 
