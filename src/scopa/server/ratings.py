@@ -39,8 +39,8 @@ MODEL: Final = PlackettLuce()
 performance), tau 25/300 (sigma's growth per match, so ratings can keep moving)."""
 ANCHORS: Final = {"random": 12.0, "greedy": 20.0, "expert": 27.0, "master": 30.0}
 """The bot levels' fixed mu in every pool, weakest first; their sigma is :data:`ANCHOR_SIGMA`.
-Set from how the levels fare against each other in ``scopa tournament``: greedy beats random
-nearly always, expert beats greedy about three matches in four, master edges expert."""
+A first placement by hand, in the levels' order of strength with gaps that shrink towards the
+top; to be calibrated from a round robin of the levels (not done yet)."""
 ANCHOR_SIGMA: Final = 1.0
 PROVISIONAL_MATCHES: Final = 5
 DISPLAY_BASE: Final = 1000
