@@ -66,6 +66,9 @@ async def test_a_seat_follows_its_player_to_another_device(
         again = (await laptop.http.get("/api/account/seats")).json()
         assert [seat["token"] for seat in again] == [grant["token"]]
         assert (await phone.http.get("/api/account/seats")).status_code == 401
+        # A seat given up is no longer listed: its token would not take it.
+        await laptop.leave(code, grant["token"])
+        assert (await laptop.http.get("/api/account/seats")).json() == []
 
 
 async def test_a_session_without_the_seat_key_lists_nothing(server: Server) -> None:

@@ -38,10 +38,11 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from . import ratings, seatkeys
 from .account_tables import accounts, seat_accounts, sessions
 from .room import CardRoom
-from .schema import tables
+from .schema import seats, tables
 from .storage import Storage as Database
 from .storage import now
 from .tables import LobbyError
+from .tokens import token_matches
 
 COOKIE: Final = "scopa_session"
 SESSION_DAYS: Final = 30
@@ -464,8 +465,10 @@ async def held_seats(request: Request, account: Me) -> list[HeldSeat]:
     async with _database(request).engine.connect() as connection:
         rows = (
             await connection.execute(
-                sa.select(seat_accounts, tables.c.status)
+                sa.select(seat_accounts, tables.c.status, seats.c.token_hash)
                 .join(tables, tables.c.code == seat_accounts.c.table_code)
+                .join(seats, sa.and_(seats.c.table_code == seat_accounts.c.table_code,
+                                     seats.c.seat == seat_accounts.c.seat))
                 .where(seat_accounts.c.account_id == account.id,
                        seat_accounts.c.sealed.is_not(None),
                        tables.c.status.in_(("waiting", "playing", "over")))
@@ -476,7 +479,8 @@ async def held_seats(request: Request, account: Me) -> list[HeldSeat]:
     for row in rows:
         token = seatkeys.unseal(account.seat_key, row.sealed, row.table_code, row.seat,
                                 account.id)
-        if token is not None:
+        # A seat given up since (left, taken over by a bot) no longer takes this token.
+        if token is not None and token_matches(token, row.token_hash):
             found.append(HeldSeat(code=row.table_code, seat=row.seat, token=token,
                                   status=row.status))
     return found
