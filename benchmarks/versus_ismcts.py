@@ -17,6 +17,7 @@ with that time budget.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from scopa import Rules
@@ -28,6 +29,18 @@ def master(argument: str | None, seed: int | None) -> MasterPlayer:
     if argument is None:
         return MasterPlayer(seed=seed)
     return MasterPlayer(seed=seed, time_budget=float(argument))
+
+
+class Progress:
+    """Prints how many matches are done to standard error: the runs are long."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.done = 0
+
+    def __call__(self, games: int) -> None:
+        self.done += games
+        print(f"  {self.done}/{self.total} matches", file=sys.stderr, flush=True)
 
 
 def main() -> None:
@@ -44,8 +57,11 @@ def main() -> None:
     for preset in args.presets:
         for seconds in args.seconds:
             first = f"{here}:master:{seconds:g}"
-            result = tournament.run(first, f"openspiel-ismcts:{seconds:g}s", Rules.preset(preset),
-                                    seeds=args.matches, seed=args.seed, jobs=args.jobs)
+            rules = Rules.preset(preset)
+            progress = Progress(args.matches * rules.sides)
+            result = tournament.run(first, f"openspiel-ismcts:{seconds:g}s", rules,
+                                    seeds=args.matches, seed=args.seed, jobs=args.jobs,
+                                    progress=progress)
             stats = result.level_stats()
             low, high = result.paired_interval
             print(
