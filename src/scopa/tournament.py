@@ -61,9 +61,9 @@ class GameResult:
 
 
 def make_bot(level: str, seed: int | None = None) -> Player:
-    """A bot of ``level``: one of :data:`scopa.players.LEVELS`; ``openspiel-ismcts[:N]``,
-    OpenSpiel's IS-MCTS with N simulations a move (:mod:`scopa.env.ismcts`, the ``rl``
-    extra), imported when asked for; or ``FILE.py:FACTORY[:ARGUMENT]``, your own bot:
+    """A bot of ``level``: one of :data:`scopa.players.LEVELS`; ``openspiel-ismcts[:N|:Ts]``,
+    OpenSpiel's IS-MCTS with N simulations or T seconds a move (:mod:`scopa.env.ismcts`, the
+    ``rl`` extra), imported when asked for; or ``FILE.py:FACTORY[:ARGUMENT]``, your own bot:
     ``FACTORY(ARGUMENT or None, seed)`` from that Python file (such as an agent trained on
     :mod:`scopa.env`, see ``examples/``). These two are for tournaments, not the card room,
     and so is ``learned`` (:mod:`scopa.players.learned`, not a level until it wins)."""
