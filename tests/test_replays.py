@@ -35,7 +35,8 @@ async def server(tmp_path: Path) -> AsyncIterator[Server]:
 
 async def test_a_finished_match_replays_frame_by_frame(server: Server) -> None:
     async with Lobby(server.url) as lobby:
-        grant = await lobby.play_computer(name="Ada", level="random", players=4, target=11)
+        grant = await lobby.play_computer(name="Ada", level="random", players=4, target=11,
+                                          look="spanish")
         match = grant["table"]["match"]
         early = await lobby.http.get(f"/api/replays/{match}")
         assert (early.status_code, early.json()) == (403, {
@@ -53,6 +54,7 @@ async def test_a_finished_match_replays_frame_by_frame(server: Server) -> None:
     game = Game.replay(record)
     assert replay["scores"] == game.scores and replay["winner"] == game.winner
     assert [p["name"] for p in replay["players"]] == ["Ada", "Bot 2", "Bot 3", "Bot 4"]
+    assert replay["look"] == "spanish"
     frames, rounds = replay["frames"], replay["rounds"]
     assert len(frames) == len(record["moves"]) + len(rounds)
     assert [f["move"] for f in frames if f["move"] is not None] == record["moves"]

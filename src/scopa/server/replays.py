@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, cast
 
+import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Path, Request
 
 from ..cards import Card
@@ -18,7 +19,7 @@ from ..moves import Move
 from ..rules import Rules
 from .accounts import rate_limit
 from .room import CardRoom
-from .schema import matches
+from .schema import matches, tables
 
 router = APIRouter(prefix="/api", tags=["players"], dependencies=[Depends(rate_limit)])
 
@@ -106,12 +107,16 @@ def _last_table(table: list[Card], move: Move) -> list[str]:
 async def replay(
     match_id: Annotated[int, Path(ge=1, le=2**31 - 1)], request: Request
 ) -> dict[str, Any]:
-    """A finished match frame by frame, every hand shown, with the players and the rounds'
-    breakdowns; 404 unknown, 403 while it is being played."""
+    """A finished match frame by frame, every hand shown, with the players, the table's deck
+    look and the rounds' breakdowns; 404 unknown, 403 while it is being played."""
     room = cast(CardRoom, request.app.state.room)
     record = await room.match_record(match_id)
     async with room.storage.engine.connect() as connection:
-        players = await connection.scalar(
-            matches.select().with_only_columns(matches.c.players).where(matches.c.id == match_id)
-        )
-    return {"match": match_id, "players": players, **frames(record)}
+        found = (
+            await connection.execute(
+                sa.select(matches.c.players, tables.c.look)
+                .join(tables, tables.c.code == matches.c.table_code)
+                .where(matches.c.id == match_id)
+            )
+        ).one()
+    return {"match": match_id, "players": found.players, "look": found.look, **frames(record)}

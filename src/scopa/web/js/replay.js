@@ -22,8 +22,7 @@ const ROWS = [
 ];
 
 // A move in words, in the deck look chosen: "seven of coins × two of cups, five of swords".
-function moveWords(code) {
-  const look = chosenLook() ?? "french";
+function moveWords(code, look) {
   const [card, taken] = code.split("x");
   const named = cardName(card, look);
   return taken ? `${named} × ${taken.split("+").map((c) => cardName(c, look)).join(", ")}`
@@ -59,6 +58,11 @@ export function showReplay(main, matchId) {
   };
   document.addEventListener("keydown", onKey);
 
+  // The look chosen in the header, else the one the match was played in.
+  function deckLook() {
+    return chosenLook() ?? replay?.look ?? "french";
+  }
+
   function go(to) {
     if (!replay) return;
     step = Math.max(0, Math.min(replay.frames.length - 1, to));
@@ -88,7 +92,7 @@ export function showReplay(main, matchId) {
   }
 
   function board(frame) {
-    const look = chosenLook() ?? "french";
+    const look = deckLook();
     const sides = replay.scores.length;
     const seats = replay.players.map((player) => h("section", {
       class: `replay-seat${frame.seat === player.seat ? " just-played" : ""}`,
@@ -170,8 +174,8 @@ export function showReplay(main, matchId) {
           const move = judged.get(number);
           return h("li", {}, h("button", { type: "button", class: "jump",
             onclick: () => go(stepOf(number)) },
-          t("review.worst", { round: move.round, played: moveWords(move.played),
-            best: moveWords(move.best), mark: t(`mark.${move.mark}`) })));
+          t("review.worst", { round: move.round, played: moveWords(move.played, deckLook()),
+            best: moveWords(move.best, deckLook()), mark: t(`mark.${move.mark}`) })));
         })) : h("p", {}, t("review.clean"))) : null);
   }
 
@@ -183,7 +187,7 @@ export function showReplay(main, matchId) {
     return h("p", { class: `verdict ${move.mark}`, id: "verdict" },
       h("span", { class: "mark" }, t(`mark.${move.mark}`)), " ",
       move.played === move.best ? t("review.same") : t("review.better",
-        { best: moveWords(move.best), cost }));
+        { best: moveWords(move.best, deckLook()), cost }));
   }
 
   function render() {
@@ -201,7 +205,7 @@ export function showReplay(main, matchId) {
     const said = frame.move === null
       ? t("replay.dealt", { round: frame.round + 1 })
       : t(frame.sweep ? "replay.played_sweep" : "replay.played",
-        { name: mover.name, move: moveWords(frame.move) });
+        { name: mover.name, move: moveWords(frame.move, deckLook()) });
     const jump = h("select", { id: "replay-round", onchange: (event) =>
       go(replay.rounds[Number(event.target.value)].start) },
     replay.rounds.map((r, k) => h("option", { value: String(k), selected: r === round },
