@@ -44,6 +44,8 @@ def test_the_round_agrees_with_the_referee_move_by_move(
     while not state.over:
         referee.play(rng.choice(state.legal()))
     assert state.legal() == []
+    # The playouts' fast totals are the referee-checked breakdown's totals.
+    assert state.points() == [score.total for score in state.scores()]
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=variant_id)

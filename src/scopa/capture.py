@@ -156,15 +156,17 @@ class MoveGenerator:
         trailed: list[Move] = []
         for card in cards:
             seen = table & card.first or table & card.second
-            found = card.memo.get(seen)
-            if found is None:
-                found = self._card_moves(card, seen)
-            if found:
-                captures.extend(found)
-                if self._free_trails:
-                    trailed.append(card.trail)
-            else:
-                trailed.append(card.trail)
+            # No table card that could decide a capture: a trail, without a memo look-up.
+            if seen:
+                found = card.memo.get(seen)
+                if found is None:
+                    found = self._card_moves(card, seen)
+                if found:
+                    captures.extend(found)
+                    if self._free_trails:
+                        trailed.append(card.trail)
+                    continue
+            trailed.append(card.trail)
         if self._trail_only_without_capture:
             return captures or trailed
         if trailed:

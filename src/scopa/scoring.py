@@ -143,13 +143,30 @@ def _extras(rules: Rules, pile: int) -> int:
     return points
 
 
+def _award(points: list[int], figures: list[int]) -> None:
+    """One point to the side with the strictly highest figure (none on a tie)."""
+    best = max(figures)
+    if figures.count(best) == 1:
+        points[figures.index(best)] += 1
+
+
 def round_points(rules: Rules, piles: Sequence[int], sweeps: Sequence[int]) -> list[int]:
     """Each side's round total, as :func:`score_piles` gives it, without the breakdown:
     what playouts and searches need, several times faster."""
-    sides = _category_sides(rules, piles, [_primiera_figures(pile) for pile in piles])
-    return [
-        sides.count(side) + sweeps[side] + _extras(rules, pile) for side, pile in enumerate(piles)
-    ]
+    points = [sweeps[side] + _extras(rules, pile) for side, pile in enumerate(piles)]
+    _award(points, [pile.bit_count() for pile in piles])
+    _award(points, [(pile & COINS_MASK).bit_count() for pile in piles])
+    if rules.sevens:
+        _award(points, [(pile & SEVENS_MASK).bit_count() for pile in piles])
+        return points
+    figures = [_primiera_figures(pile) for pile in piles]
+    if rules.primiera == "suits-first":
+        keys = [total + 1000 * suits for total, suits in figures]
+    else:
+        keys = [total if suits == 4 else 0 for total, suits in figures]
+    if max(keys):
+        _award(points, keys)
+    return points
 
 
 def score_piles(rules: Rules, piles: Sequence[int], sweeps: Sequence[int]) -> list[RoundScore]:
