@@ -17,6 +17,8 @@ import json
 import multiprocessing
 import os
 import random
+import select
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -124,8 +126,26 @@ async def think(bots: Bots, level: str, job: Position) -> Move:
     return await bots.think(known_level(level), job)
 
 
-def _lower_priority() -> None:
+def _start_worker(server: int) -> None:
+    """A worker's start: a lower CPU priority, and an end of its own when the server ends."""
     os.nice(WORKER_NICENESS)
+    threading.Thread(target=_end_with, args=(server,), name="scopa-server-watch",
+                     daemon=True).start()  # fmt: skip
+
+
+def _end_with(server: int) -> None:
+    """End this worker when process ``server`` ends. A server killed with ``kill -9`` runs no
+    shutdown, and its workers (children of the forkserver, not of the server) would wait for
+    jobs for ever, holding the server's output open and keeping the forkserver alive. The
+    wait is on a pidfd, woken by the exit itself (Linux; elsewhere workers are not watched)."""
+    if not hasattr(os, "pidfd_open"):
+        return
+    try:
+        watched = os.pidfd_open(server)
+    except ProcessLookupError:
+        os._exit(0)
+    select.select([watched], [], [])
+    os._exit(0)
 
 
 class BotPool:
@@ -146,7 +166,8 @@ class BotPool:
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=self._context, initializer=_lower_priority
+                self.workers, mp_context=self._context, initializer=_start_worker,
+                initargs=(os.getpid(),),
             )
         return self._executor
 
