@@ -162,6 +162,34 @@ async def test_a_stale_owner_can_change_nothing_at_its_table(db_url: str) -> Non
         await new_owner.close()
 
 
+async def test_a_stale_owners_move_is_refused_even_with_a_free_number(db_url: str) -> None:
+    """A former owner that wakes up before the new one has played on: its move's number is
+    free, but its epoch is gone, so the move is refused; in the same batch, a move of another
+    table whose writer is current goes through."""
+    writer, taker = Storage(db_url), Storage(db_url)
+    await writer.open()
+    await taker.open()
+    try:
+        matches = {}
+        for code in ("MINE23", "TAKEN2"):
+            await writer.insert_table(code, {}, "french", [StoredSeat(0, "human")])
+            matches[code] = await writer.insert_match(code, {}, 1, None, [], epoch=0)
+        assert await taker.take_table("TAKEN2") == 1
+        results = await asyncio.gather(
+            writer.append_move("MINE23", matches["MINE23"], 1, 0, "5D", epoch=0),
+            writer.append_move("TAKEN2", matches["TAKEN2"], 1, 0, "5D", epoch=0),
+            return_exceptions=True,
+        )
+        assert results[0] is None and isinstance(results[1], StaleOwnerError)
+        mine, taken = await taker.load_table("MINE23"), await taker.load_table("TAKEN2")
+        assert mine is not None and mine.match is not None and mine.match.moves == ["5D"]
+        assert taken is not None and taken.match is not None and taken.match.moves == []
+        await taker.append_move("TAKEN2", matches["TAKEN2"], 1, 0, "7C", epoch=1)
+    finally:
+        await taker.close()
+        await writer.close()
+
+
 async def test_writes_are_committed_together_and_fail_alone(tmp_path: Path) -> None:
     storage = Storage(sqlite_url(tmp_path / "room.db"))
     await storage.open()

@@ -9,7 +9,8 @@ as one multi-row insert, since each statement costs a trip to the driver's threa
 The database is also the fence between processes: a table's writer names the table's epoch it
 loaded (:meth:`Storage.take_table` raises it at each takeover) in every write, checked in the
 ``UPDATE``'s ``WHERE``, so the writes of an owner whose lease lapsed are refused
-(:class:`StaleOwnerError`) and change nothing. Moves are fenced as well by their key.
+(:class:`StaleOwnerError`) and change nothing. Moves are fenced by it too (one check per
+batch), and by their key, (match, number).
 
 SQLite runs in WAL mode, so reads (a table loaded after a restart, a finished match's record)
 never wait for the writer. Its checkpoints (copying the log into the database, with an fsync)
@@ -251,6 +252,7 @@ class Storage:
         async with connection.begin():
             moved = [item for item in items if isinstance(item, _Move)]
             if moved:
+                await _fence_moves(connection, moved)
                 await connection.execute(moves.insert(), [move.row() for move in moved])
             for item in items:
                 if isinstance(item, _Move):
@@ -526,6 +528,26 @@ class Storage:
         if row.status != "over" or row.record is None:
             return row.status, None
         return row.status, {**row.record, "players": row.players}
+
+
+async def _fence_moves(connection: AsyncConnection, moved: list[_Move]) -> None:
+    """Refuse the whole batch if any of its moves comes from a table's former writer (its
+    epoch gone): then each write is tried alone, and only that one fails. One query for the
+    batch; on PostgreSQL it locks the tables' rows (``FOR SHARE``), so a takeover waits for
+    this commit. SQLite has one writer at a time: a takeover committed after this read makes
+    the insert fail, and the move is tried again alone, against the new epoch."""
+    wanted = {move.code: move.epoch for move in moved}
+    rows = await connection.execute(
+        sa.select(tables.c.code, tables.c.epoch)
+        .where(tables.c.code.in_(sorted(wanted)))
+        .with_for_update(read=True)
+    )
+    stale = set(wanted) - {row.code for row in rows if row.epoch == wanted[row.code]}
+    if stale:
+        raise StaleOwnerError(
+            f"tables {sorted(stale)} were taken over by another process: moves from their "
+            "former writer are refused"
+        )
 
 
 async def _finish(connection: AsyncConnection, move: _Move) -> None:

@@ -507,8 +507,11 @@ class Table:
                     self.code, self.match_id, self.version + 1, seat, str(play.move), finished,
                     epoch=self.epoch,
                 )
-            except Exception:
-                log.exception("table %s: could not store move %s", self.code, play.move)
+            except Exception as error:
+                if isinstance(error, StaleOwnerError):  # its lease keeper lets the table go
+                    log.warning("table %s: move %s refused: %s", self.code, play.move, error)
+                else:
+                    log.exception("table %s: could not store move %s", self.code, play.move)
                 # The game in memory is always the stored moves: take this one back.
                 self.game, self.plays = replay_moves(
                     self.rules, game.seed, self._deck, [str(p.move) for p in self.plays]
