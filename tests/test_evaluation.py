@@ -106,14 +106,15 @@ def test_rules_are_named_by_preset_and_players() -> None:
         rules_name(Rules.preset("scopa").replace(target=21))
 
 
-def test_the_shipped_scopa_weights_load_small_with_their_provenance() -> None:
-    rules = Rules.preset("scopa")
+@pytest.mark.parametrize("preset", ["scopa", "escoba"])
+def test_the_shipped_weights_load_small_with_their_provenance(preset: str) -> None:
+    rules = Rules.preset(preset)
     path = weights_path(rules)
     assert path.stat().st_size < 5_000_000
     model = evaluation_for(rules)
     for key in ("seed", "positions", "data_sha256", "matches", "rules", "held_out_loss"):
         assert key in model.meta
-    assert model.meta["rules"] == "scopa-2p"
+    assert model.meta["rules"] == f"{preset}-2p" and model.meta["seed"] == 15
     assert model.meta["held_out_loss"] < model.meta["baseline_loss"]
     out = model.points(ROWS)
     assert out.shape == (2, OUTPUTS)
