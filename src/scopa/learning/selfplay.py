@@ -15,6 +15,7 @@ run's seed, so a run gives the same data on any number of processes.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import time
@@ -79,8 +80,6 @@ class Positions:
 
     def digest(self) -> str:
         """SHA-256 of the arrays' bytes: names the data a model was trained on."""
-        import hashlib
-
         sha = hashlib.sha256()
         for array in (self.records, self.standing, self.targets):
             sha.update(np.ascontiguousarray(array).tobytes())
@@ -172,6 +171,8 @@ def _chunk(args: tuple[Rules, int, int, float]) -> tuple[Positions, float]:
 
 @dataclass
 class Generated:
+    """The positions of a run and what they cost."""
+
     positions: Positions
     seconds: float
     """Wall-clock seconds."""

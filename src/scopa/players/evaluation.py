@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..rules import PRESETS, Rules
-from .features import FEATURES, RECORD_FIELDS, expand
+from .features import FEATURES, expand
 
 WEIGHTS_DIR: Final = Path(__file__).with_name("weights")
 """Where the shipped weights live."""
@@ -127,4 +127,4 @@ def evaluation_for(rules: Rules) -> Evaluation:
     return Evaluation.load(weights_path(rules))
 
 
-__all__ = ["RECORD_FIELDS", "Evaluation", "WeightsError", "evaluation_for", "rules_name"]
+__all__ = ["Evaluation", "WeightsError", "evaluation_for", "rules_name", "weights_path"]
