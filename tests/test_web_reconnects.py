@@ -13,7 +13,16 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, WebSocketRoute
 
-from .web_support import ScriptedTable, Watched, open_scripted, scripted, seat_info, view_of
+from .web_support import (
+    ScriptedTable,
+    Watched,
+    open_page,
+    open_scripted,
+    play_against_computer,
+    scripted,
+    seat_info,
+    view_of,
+)
 from .web_support import web_server as web_server
 
 CODE = "RECON1"
@@ -160,3 +169,35 @@ def test_a_table_that_moved_is_rejoined_at_once_at_the_last_version(
     assert made(page) == 2
     assert recorded.hellos[-1] == {"type": "hello", "token": "token", "match": 1, "version": 5}
     watched.check()
+
+
+def test_a_fourth_tab_on_a_seat_replaces_the_first_on_a_real_server(
+    browser: Browser, web_server: str
+) -> None:
+    """The card room keeps at most three sockets a seat: the fourth tab's takes the place of
+    the first, which says so and stays quiet until the person takes the seat back there."""
+    first = open_page(browser, web_server)
+    play_against_computer(first.page)
+    code = first.page.evaluate("location.hash").rsplit("/", 1)[-1]
+    token = first.page.evaluate(f"localStorage.getItem('scopa.seat.{code}')")
+    assert token
+
+    def same_seat(page: Page) -> None:
+        page.add_init_script(f"localStorage.setItem('scopa.seat.{code}', {token!r})")
+
+    others = []
+    for _ in range(3):
+        other = open_page(browser, f"{web_server.rstrip('/')}/#/t/{code}", before=same_seat)
+        other.page.wait_for_selector("#board")
+        others.append(other)
+    first.page.wait_for_selector('#link-problem[data-link="replaced"]')
+    for other in others:
+        assert other.page.locator("#link-problem").count() == 0
+    # Taken back on the first tab: now the oldest of the others makes room.
+    first.page.click("#take-back")
+    first.page.wait_for_selector("#link-problem", state="detached")
+    others[0].page.wait_for_selector('#link-problem[data-link="replaced"]')
+    first.page.wait_for_selector(".hand button.playable")
+    for watched in (first, *others):
+        watched.check()
+        watched.page.context.close()
