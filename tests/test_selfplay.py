@@ -76,3 +76,23 @@ def test_training_repeats_from_its_seed_and_beats_the_mean(tmp_path: Path) -> No
     assert np.array_equal(first.evaluation.w1, again.evaluation.w1)
     assert first.held_out_loss < first.baseline_loss
     assert first.evaluation.meta["positions"] == len(positions)
+
+
+def test_the_pipeline_writes_weights_that_record_their_making(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("torch")
+    from scopa.players.evaluation import Evaluation
+
+    out = tmp_path / "model.npz"
+    assert main(["--matches", "3", "--seed", "4", "--hidden", "4", "--epochs", "1",
+                 "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    meta = Evaluation.load(out).meta
+    assert meta["seed"] == 4 and meta["matches"] == 3 and meta["rules"] == "scopa-2p"
+    assert f"data sha256 {meta['data_sha256']}" in printed
+    assert meta["data_sha256"] == play_and_hash(3, 4)
+
+
+def play_and_hash(matches: int, seed: int) -> str:
+    return generate(Rules.preset("scopa"), matches, seed).positions.digest()
