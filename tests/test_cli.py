@@ -354,3 +354,16 @@ def test_python_dash_m_scopa_records_and_replays_through_a_pipe(tmp_path: Path) 
     assert bad.stderr.strip().splitlines() == [
         "scopa: error: unknown preset 'briscola'; the presets are: " + ", ".join(preset_names())
     ]
+
+
+def test_learned_level_without_weights_for_the_rules_exits_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # No weights ship for scopa-classic: the tournament refuses before any match, naming the
+    # file, instead of failing at the learned bot's first move with a traceback.
+    status, out, err = run(
+        capsys, "tournament", "learned", "expert", "--preset", "scopa-classic", "--matches", "1"
+    )
+    assert (status, out) == (2, "")
+    assert err.startswith("scopa: error: ") and err.count("\n") == 1
+    assert "scopa-classic-2p.npz" in err

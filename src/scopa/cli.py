@@ -492,7 +492,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     rules = build_rules(args)
     for level in (args.first, args.second):
         try:
-            tournament.make_bot(level)
+            tournament.make_bot(level, rules=rules)
         except ValueError as error:
             raise UsageError(str(error)) from None
     if args.matches < 1:

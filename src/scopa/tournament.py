@@ -60,17 +60,19 @@ class GameResult:
     """The longest single move, by level."""
 
 
-def make_bot(level: str, seed: int | None = None) -> Player:
+def make_bot(level: str, seed: int | None = None, rules: Rules | None = None) -> Player:
     """A bot of ``level``: one of :data:`scopa.players.LEVELS`; ``openspiel-ismcts[:N|:Ts]``,
     OpenSpiel's IS-MCTS with N simulations or T seconds a move (:mod:`scopa.env.ismcts`, the
     ``rl`` extra), imported when asked for; or ``FILE.py:FACTORY[:ARGUMENT]``, your own bot:
     ``FACTORY(ARGUMENT or None, seed)`` from that Python file (such as an agent trained on
     :mod:`scopa.env`, see ``examples/``). These two are for tournaments, not the card room,
-    and so is ``learned`` (:mod:`scopa.players.learned`, not a level until it wins)."""
+    and so is ``learned`` (:mod:`scopa.players.learned`, not a level until it wins): given
+    ``rules``, its weights are loaded now, so a missing or corrupt file fails before play."""
     if level == "learned":
+        from .players.evaluation import evaluation_for
         from .players.learned import LearnedPlayer
 
-        return LearnedPlayer(seed)
+        return LearnedPlayer(seed, evaluation=None if rules is None else evaluation_for(rules))
     if level.partition(":")[0] == "openspiel-ismcts":
         try:
             from .env.ismcts import make
@@ -118,8 +120,8 @@ def play_game(
     """Play one match: ``first`` at the seats of ``first_side``, ``second`` everywhere else."""
     levels = [0 if rules.side_of(seat) == first_side else 1 for seat in range(rules.players)]
     names = (first, second)
-    bots = [make_bot(names[level], seed=bot_seed(match_seed, seat)) for seat, level in
-            enumerate(levels)]
+    bots = [make_bot(names[level], seed=bot_seed(match_seed, seat), rules=rules)
+            for seat, level in enumerate(levels)]
     game = Game.new(rules, seed=match_seed)
     moves = [0, 0]
     spent = [0.0, 0.0]
@@ -337,7 +339,7 @@ def run(
     checked before any process starts, so a typo fails at once.
     """
     for level in (first, second):
-        make_bot(level)
+        make_bot(level, rules=rules)
     if seeds < 1:
         raise ValueError(f"the number of match seeds must be 1 or more; got {seeds}")
     if jobs < 1:
