@@ -124,12 +124,11 @@ async def test_a_review_runs_once_in_the_workers_and_is_stored(server: Server) -
         state = started.json()
         assert (state["status"], state["review"]) == ("running", None)
         assert state["total"] > 0
-        progress = server.app.state.reviews.running[(match, 0)]
+        task = server.app.state.reviews.running[(match, 0)]
         again = await lobby.http.post(f"/api/replays/{match}/reviews", json={"seat": 0})
         assert again.json()["status"] == "running"
-        assert server.app.state.reviews.running[(match, 0)] is progress  # not started twice
-        assert progress.task is not None
-        await progress.task
+        assert server.app.state.reviews.running[(match, 0)] is task  # not started twice
+        await task
 
         done = (await lobby.http.get(f"/api/replays/{match}/reviews/0")).json()
         assert (done["status"], done["done"], done["total"]) == (
@@ -147,3 +146,41 @@ async def test_an_unknown_match_has_no_review(server: Server) -> None:
     async with httpx.AsyncClient(base_url=server.url) as http:
         answer = await http.post("/api/replays/4242/reviews", json={"seat": 0})
     assert (answer.status_code, answer.json()) == (404, {"detail": "no match has the id 4242"})
+
+
+@pytest.mark.anyio
+async def test_two_processes_show_one_review_and_only_one_works_it_out(tmp_path: Path) -> None:
+    """Two card rooms on one database: the second answers the progress of the review the first
+    works out (not a 404), and asking it too starts nothing there."""
+    async with (
+        running_server(settings_for(tmp_path, process_name="p1")) as first,
+        Lobby(first.url) as lobby,
+    ):
+        grant = await lobby.play_computer(name="Ada", level="random", target=1)
+        match = grant["table"]["match"]
+        connection = await TableConnection.open(first.url, grant["table"]["code"],
+                                                grant["token"])
+        try:
+            await play_randomly(Seated(0, grant["token"], connection), random.Random(3))
+        finally:
+            await connection.close()
+        # The second process starts once the first is up: its migrations have run.
+        async with (
+            running_server(settings_for(tmp_path, process_name="p2")) as second,
+            Lobby(second.url) as other,
+        ):
+            started = (await lobby.http.post(f"/api/replays/{match}/reviews",
+                                             json={"seat": 0})).json()
+            task = first.app.state.reviews.running[(match, 0)]
+            seen = await other.http.get(f"/api/replays/{match}/reviews/0")
+            asked = await other.http.post(f"/api/replays/{match}/reviews", json={"seat": 0})
+            assert seen.status_code == 200 and asked.status_code == 202
+            for answer in (seen.json(), asked.json()):
+                assert (answer["status"], answer["total"]) == ("running", started["total"])
+                assert 0 <= answer["done"] < answer["total"]
+            assert not second.app.state.reviews.running  # the second process computes nothing
+            await task
+
+            done = (await other.http.get(f"/api/replays/{match}/reviews/0")).json()
+            assert (done["status"], done["done"]) == ("done", started["total"])
+            assert await _stored(second) == 1

@@ -97,6 +97,21 @@ reviews = sa.Table(
 )
 """The master's review of one seat of a finished match, stored once and never recomputed."""
 
+review_jobs = sa.Table(
+    "review_jobs",
+    metadata,
+    sa.Column("match_id", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("owner", sa.String(64), nullable=False),
+    sa.Column("done", sa.Integer, nullable=False),
+    sa.Column("total", sa.Integer, nullable=False),
+    sa.Column("error", sa.String(200), nullable=True),
+    sa.Column("touched_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""A review being worked out, shared by every process of the room: its key lets one process
+claim it, ``owner`` fences the progress it writes, and any process reads the progress here.
+The row goes when the review is stored."""
+
 account_matches = sa.Table(
     "account_matches",
     metadata,

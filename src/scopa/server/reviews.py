@@ -3,10 +3,11 @@ its progress shown, stored when done and never worked out again.
 
 ``POST /api/replays/{id}/reviews`` with a seat starts the review of that seat's moves (or answers
 with the stored one); ``GET /api/replays/{id}/reviews/{seat}`` tells how far it is, then gives
-it. Each move is one job for the card room's bot workers (:class:`~.bots.BotPool`), run one
-after the other so that the tables' bots, which share the workers, wait at most one move's
-search; the event loop only hands jobs out. A match still in play is refused exactly as its
-record is (403) and nothing is started.
+it. Every process of the room gives the same progress, kept in the database, and only the
+process that claimed the review works it out. Each move is one job for the card room's bot
+workers (:class:`~.bots.BotPool`), run one after the other so that the tables' bots, which
+share the workers, wait at most one move's search; the event loop only hands jobs out. A match
+still in play is refused exactly as its record is (403) and nothing is started.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from datetime import timedelta
 from typing import Annotated, Any, Final, cast
 
 import sqlalchemy as sa
@@ -24,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .. import review
 from ..rules import Rules
-from .account_tables import reviews
+from .account_tables import review_jobs, reviews
 from .accounts import rate_limit
 from .bots import BotPool
 from .room import CardRoom
@@ -39,20 +41,27 @@ MatchId = Annotated[int, Path(ge=1, le=MAX_MATCH_ID)]
 router = APIRouter(prefix="/api", tags=["players"], dependencies=[Depends(rate_limit)])
 
 
+CLAIM_LAPSE: Final = timedelta(minutes=2)
+"""A review whose process has written no progress for this long (it died or stopped) is taken
+over by the next process asked for it. One move's review takes seconds."""
+
+
 @dataclass
 class Progress:
     total: int
     done: int = 0
     error: str | None = None
-    task: asyncio.Task[None] | None = field(default=None, repr=False)
 
 
 class Reviews:
-    """The reviews this process is working out, by (match, seat)."""
+    """The reviews of the room, shared by its processes through the ``review_jobs`` rows: the
+    process that claims a review's row works it out, and writes its progress there, where every
+    process reads it. ``running`` holds this process's own tasks, by (match, seat)."""
 
     def __init__(self, room: CardRoom) -> None:
         self.room = room
-        self.running: dict[tuple[int, int], Progress] = {}
+        self.owner = room.name[:64]
+        self.running: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._own_pool: BotPool | None = None
 
     def _pool(self) -> BotPool:
@@ -72,40 +81,94 @@ class Reviews:
             )
         return found
 
-    async def start(self, match_id: int, seat: int, record: dict[str, Any]) -> Progress:
-        key = (match_id, seat)
-        running = self.running.get(key)
-        if running is not None and running.error is None:
-            return running
-        todo = review.jobs(record, seat)
-        progress = self.running[key] = Progress(total=len(todo))
-        progress.task = asyncio.create_task(self._run(key, todo, progress),
-                                            name=f"scopa-review-{match_id}-{seat}")
-        return progress
+    async def progress(self, match_id: int, seat: int) -> Progress | None:
+        """How far the review is, as every process sees it; None if nobody asked for it."""
+        async with self.room.storage.engine.connect() as connection:
+            row = (await connection.execute(
+                sa.select(review_jobs).where(
+                    review_jobs.c.match_id == match_id, review_jobs.c.seat == seat)
+            )).first()
+        return None if row is None else Progress(row.total, row.done, row.error)
 
-    async def _run(self, key: tuple[int, int], todo: list[dict[str, Any]],
-                   progress: Progress) -> None:
+    async def start(self, match_id: int, seat: int, record: dict[str, Any]) -> Progress:
+        """Claim the review and work it out here, unless a live process has it already: then
+        its progress."""
+        key = (match_id, seat)
+        if key not in self.running:
+            todo = review.jobs(record, seat)
+            if await self._claim(key, len(todo)):
+                self.running[key] = asyncio.create_task(
+                    self._run(key, todo), name=f"scopa-review-{match_id}-{seat}")
+        found = await self.progress(match_id, seat)
+        assert found is not None  # claimed by us or by another process, and not stored yet
+        return found
+
+    async def _claim(self, key: tuple[int, int], total: int) -> bool:
+        """Whether this process now holds the review: a new row, or one that failed or whose
+        process went quiet (the unique key and the owner fence let only one process win)."""
+        moment = now()
+        where = sa.and_(review_jobs.c.match_id == key[0], review_jobs.c.seat == key[1])
+
+        async def run(connection: AsyncConnection) -> bool:
+            row = (await connection.execute(sa.select(review_jobs).where(where))).first()
+            if row is None:
+                await connection.execute(review_jobs.insert().values(
+                    match_id=key[0], seat=key[1], owner=self.owner, done=0, total=total,
+                    error=None, touched_at=moment))
+                return True
+            taken = await connection.execute(
+                review_jobs.update()
+                .where(where, review_jobs.c.owner == row.owner,
+                       sa.or_(review_jobs.c.error.is_not(None),
+                              review_jobs.c.touched_at < moment - CLAIM_LAPSE))
+                .values(owner=self.owner, done=0, total=total, error=None, touched_at=moment)
+            )
+            return taken.rowcount == 1
+
+        try:
+            return await self.room.storage.write(run)
+        except sa.exc.IntegrityError:  # another process inserted the row first
+            return False
+
+    async def _note(self, key: tuple[int, int], **values: Any) -> bool:
+        """Write this process's progress on its claim; False if another process took it."""
+        async def run(connection: AsyncConnection) -> bool:
+            noted = await connection.execute(
+                review_jobs.update()
+                .where(review_jobs.c.match_id == key[0], review_jobs.c.seat == key[1],
+                       review_jobs.c.owner == self.owner, review_jobs.c.error.is_(None))
+                .values(touched_at=now(), **values)
+            )
+            return noted.rowcount == 1
+
+        return await self.room.storage.write(run)
+
+    async def _run(self, key: tuple[int, int], todo: list[dict[str, Any]]) -> None:
         try:
             judged = []
             for job in todo:
                 judged.append(await self._pool().run(review.review_move, job))
-                progress.done += 1
-            result = review.summary(key[1], judged)
-            await _store(self.room.storage, key, result)
+                if not await self._note(key, done=len(judged)):
+                    return  # another process took the review over: it finishes it
+            await _store(self.room.storage, key, review.summary(key[1], judged))
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("the review of match %s, seat %s failed", *key)
-            progress.error = "the review failed; ask for it again"
-            return
-        del self.running[key]
+            with contextlib.suppress(Exception):
+                await self._note(key, error="the review failed; ask for it again")
+        finally:
+            self.running.pop(key, None)
 
     async def close(self) -> None:
-        for progress in self.running.values():
-            if progress.task is not None:
-                progress.task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await progress.task
+        """Stop this process's reviews, marked failed so that the next asking starts them again
+        at once, here or elsewhere."""
+        for key, task in list(self.running.items()):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            with contextlib.suppress(Exception):
+                await self._note(key, error="the server stopped; ask for the review again")
         if self._own_pool is not None:
             await self._own_pool.close()
 
@@ -122,6 +185,8 @@ async def _store(storage: Storage, key: tuple[int, int], result: dict[str, Any])
         if exists is None:  # another process may have stored the same review first
             await connection.execute(reviews.insert().values(
                 match_id=key[0], seat=key[1], result=result, created_at=moment))
+        await connection.execute(review_jobs.delete().where(
+            review_jobs.c.match_id == key[0], review_jobs.c.seat == key[1]))
 
     await storage.write(run)
 
@@ -201,7 +266,7 @@ async def show_review(
     stored = await registry.stored(match_id, seat)
     if stored is not None:
         return _done(stored)
-    progress = registry.running.get((match_id, seat))
+    progress = await registry.progress(match_id, seat)
     if progress is None:
         raise LobbyError(404, f"nobody has asked for a review of seat {seat} in match {match_id}")
     return _state(progress)
