@@ -19,7 +19,7 @@ import redis.asyncio as aredis
 from scopa import Game, Rules
 from scopa.client import Lobby, TableConnection
 from scopa.server.bots import BotPool, position
-from scopa.server.workers import WORKERS, inbox, working
+from scopa.server.workers import JOBS, WORKERS, inbox, working
 
 from .server_support import (
     TIMEOUT,
@@ -138,4 +138,36 @@ async def test_a_job_whose_worker_died_is_run_again() -> None:
         assert reply["result"] in [str(move) for move in game.view(0).legal_moves()]
         assert await client.llen(working("ghost")) == 0
         await replies.aclose()
+        await client.aclose()
+
+
+async def test_reviews_go_through_the_bot_queue_as_json(tmp_path: Path) -> None:
+    """With ``--bot-queue`` the master's review is worked out by ``scopa bots`` workers: each
+    move to review waits on the Redis queue as a JSON job until a worker takes it."""
+    async with fresh_redis() as redis:
+        settings = settings_for(tmp_path, redis_url=redis, bot_queue=True, process_name="web")
+        client = aredis.Redis.from_url(redis, decode_responses=True)
+        async with running_server(settings) as server, Lobby(server.url) as lobby:
+            with bot_worker(redis, "w1"):
+                grant = await lobby.play_computer(name="Ada", level="random", target=1)
+                person = await TableConnection.open(
+                    server.url, grant["table"]["code"], grant["token"]
+                )
+                await play_randomly(Seated(0, grant["token"], person), random.Random(4))
+                await person.close()
+            match = grant["table"]["match"]
+            started = await lobby.http.post(f"/api/replays/{match}/reviews", json={"seat": 0})
+            assert started.status_code == 202
+            # No worker now: the first move to review is on the queue, in the jobs' format.
+            text = await client.blmove(JOBS, working("tester"), TIMEOUT, "RIGHT", "LEFT")
+            job = json.loads(text)
+            assert (job["kind"], job["reply"], job["position"]["seat"]) == ("review", "web", 0)
+            assert {"rules", "seed", "deck", "moves", "seat", "played"} <= set(job["position"])
+            await client.rpush(JOBS, text)
+            await client.delete(working("tester"))
+            with bot_worker(redis, "w2"):
+                await server.app.state.reviews.running[(match, 0)]
+                done = (await lobby.http.get(f"/api/replays/{match}/reviews/0")).json()
+            assert (done["status"], done["done"]) == ("done", started.json()["total"])
+            assert len(done["review"]["moves"]) == done["total"]
         await client.aclose()

@@ -27,6 +27,7 @@ from typing import Any, Protocol, TypeVar
 from ..game import Game
 from ..moves import Move
 from ..players import LEVELS, Player, Reason, hint, make_player
+from ..review import review_move
 from ..rules import Rules
 from ..view import Play, View
 
@@ -118,6 +119,11 @@ class Bots(Protocol):
 
     async def advise(self, job: Position) -> tuple[Move, Reason]: ...
 
+    async def review(self, job: dict[str, Any]) -> dict[str, Any]:
+        """The master's judgement of one move of a finished match (a :func:`scopa.review.jobs`
+        job, plain JSON like a position)."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -188,6 +194,9 @@ class BotPool:
     async def advise(self, job: Position) -> tuple[Move, Reason]:
         """The master's hint for a person's own position, in a worker for the same reason."""
         return read_hint(await self.run(hint_at, job))
+
+    async def review(self, job: dict[str, Any]) -> dict[str, Any]:
+        return await self.run(review_move, job)
 
     async def close(self) -> None:
         if self._executor is not None:

@@ -5,8 +5,9 @@ its progress shown, stored when done and never worked out again.
 with the stored one); ``GET /api/replays/{id}/reviews/{seat}`` tells how far it is, then gives
 it. Every process of the room gives the same progress, kept in the database, and only the
 process that claimed the review works it out. Each move is one job for the card room's bot
-workers (:class:`~.bots.BotPool`), run one after the other so that the tables' bots, which
-share the workers, wait at most one move's search; the event loop only hands jobs out. A match
+workers (:class:`~.bots.Bots`: its process pool, or with ``--bot-queue`` the ``scopa bots``
+workers through Redis), run one after the other so that the tables' bots, which share the
+workers, wait at most one move's search; the event loop only hands jobs out. A match
 still in play is refused exactly as its record is (403) and nothing is started.
 """
 
@@ -28,7 +29,6 @@ from .. import review
 from ..rules import Rules
 from .account_tables import review_jobs, reviews
 from .accounts import rate_limit
-from .bots import BotPool
 from .room import CardRoom
 from .storage import Storage, now
 from .tables import LobbyError
@@ -62,15 +62,6 @@ class Reviews:
         self.room = room
         self.owner = room.name[:64]
         self.running: dict[tuple[int, int], asyncio.Task[None]] = {}
-        self._own_pool: BotPool | None = None
-
-    def _pool(self) -> BotPool:
-        """The room's worker pool; with workers in Redis (no local pool), one of our own."""
-        if isinstance(self.room.pool, BotPool):
-            return self.room.pool
-        if self._own_pool is None:
-            self._own_pool = BotPool(1)
-        return self._own_pool
 
     async def stored(self, match_id: int, seat: int) -> dict[str, Any] | None:
         async with self.room.storage.engine.connect() as connection:
@@ -147,7 +138,7 @@ class Reviews:
         try:
             judged = []
             for job in todo:
-                judged.append(await self._pool().run(review.review_move, job))
+                judged.append(await self.room.pool.review(job))
                 if not await self._note(key, done=len(judged)):
                     return  # another process took the review over: it finishes it
             await _store(self.room.storage, key, review.summary(key[1], judged))
@@ -169,8 +160,6 @@ class Reviews:
                 await task
             with contextlib.suppress(Exception):
                 await self._note(key, error="the server stopped; ask for the review again")
-        if self._own_pool is not None:
-            await self._own_pool.close()
 
 
 async def _store(storage: Storage, key: tuple[int, int], result: dict[str, Any]) -> None:

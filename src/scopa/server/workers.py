@@ -1,9 +1,9 @@
 """Bots on other machines: ``scopa bots --redis URL`` workers that take search jobs from Redis.
 
-A web process started with ``--bot-queue`` puts each bot move and hint on the ``scopa:jobs``
-list as JSON (a position: see :mod:`.bots`) and gets the answer in its inbox. A worker moves a
-job atomically to its own ``scopa:working:NAME`` list (``BLMOVE``), works it out, answers, and
-only then drops it. Workers beat every second; a worker that stops beating for
+A web process started with ``--bot-queue`` puts each bot move, hint and move to review on the
+``scopa:jobs`` list as JSON (a position: see :mod:`.bots`) and gets the answer in its inbox. A
+worker moves a job atomically to its own ``scopa:working:NAME`` list (``BLMOVE``), works it
+out, answers, and only then drops it. Workers beat every second; a worker that stops beating for
 :data:`DEAD_SECONDS` is dead, and any other worker puts its unfinished jobs back on the queue,
 so a job whose worker died is run again. Several workers share the queue; an answer that comes
 twice (a job retried after a slow worker finished it after all) is taken once.
@@ -24,6 +24,7 @@ import redis.asyncio as aredis
 
 from ..moves import Move
 from ..players import Reason
+from ..review import review_move
 from .bots import Position, hint_at, move_at, read_hint
 from .hub import PREFIX
 
@@ -88,6 +89,11 @@ class RemoteBots:
         reply = await self._ask({"kind": "hint", "position": job})
         return read_hint(reply["result"])
 
+    async def review(self, job: dict[str, Any]) -> dict[str, Any]:
+        reply = await self._ask({"kind": "review", "position": job})
+        judged: dict[str, Any] = reply["result"]
+        return judged
+
     async def close(self) -> None:
         for waiting in self._waiting.values():
             waiting.cancel()
@@ -100,6 +106,8 @@ def answer(job: dict[str, Any]) -> dict[str, Any]:
     try:
         if job["kind"] == "move":
             reply["result"] = move_at(job["level"], job["position"])
+        elif job["kind"] == "review":
+            reply["result"] = review_move(job["position"])
         else:
             reply["result"] = hint_at(job["position"])
     except Exception as error:
