@@ -65,6 +65,12 @@ async def test_a_finished_match_replays_frame_by_frame(server: Server) -> None:
             assert cards + sum(frame["piles"]) == 40
     assert [r["number"] for r in rounds] == list(range(1, len(rounds) + 1))
     assert all(frames[r["end"]].get("round_over") for r in rounds)
+    for number, r in enumerate(rounds):
+        # A round's last frame: what the last move left on the table and in the piles (the
+        # leftovers not yet taken), and the round's sweeps, not the next deal's empty ones.
+        last = frames[r["end"]]
+        assert len(last["table"]) + sum(last["piles"]) == 40, number
+        assert last["sweeps"] == [side["sweeps"] for side in r["scores"]], number
     totals = [sum(r["scores"][side]["total"] for r in rounds) for side in range(2)]
     assert totals == game.scores
 

@@ -69,6 +69,8 @@ def frames(record: dict[str, Any]) -> dict[str, Any]:
         before = game.round_number
         finished = len(game.round_scores)
         table_then = game.table
+        piles_then = [len(pile) for pile in game.piles]
+        sweeps_then = list(game.sweeps)
         game.play(code)
         play = game.last_move
         assert play is not None
@@ -78,6 +80,13 @@ def frames(record: dict[str, Any]) -> dict[str, Any]:
             # The round ended: show its last table (what this move and the last take left).
             frame["hands"] = [[] for _ in frame["hands"]]
             frame["table"] = _last_table(table_then, play.move)
+            # The game has dealt the next round already: count the piles and sweeps as this
+            # move left them, before the leftovers go to the last taker.
+            side = rules.side_of(seat) if seat is not None else 0
+            if play.move.captured:
+                piles_then[side] += len(play.move.captured) + 1
+            sweeps_then[side] += play.sweep
+            frame["piles"], frame["sweeps"] = piles_then, sweeps_then
             frame["round_over"] = True
             shown.append(frame)
             rounds[-1]["scores"] = [score.to_dict() for score in game.round_scores[-1]]
