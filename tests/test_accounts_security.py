@@ -218,3 +218,14 @@ async def test_no_password_or_session_secret_in_the_database_or_the_log(
     for clear in (PASSWORD, "wrong guess!", secret, fresh):
         assert clear.encode() not in files
         assert clear not in log
+
+
+async def test_the_login_limits_are_the_rooms_settings(tmp_path: Path) -> None:
+    settings = settings_for(tmp_path, login_per_address="3/minute", login_per_account="1/minute")
+    async with running_server(settings) as server, client(server) as http:
+        answers = [
+            await http.post("/api/account/login", json={"name": f"nobody {k}", "password": "x"})
+            for k in range(4)
+        ]
+    assert [a.status_code for a in answers] == [401] * 3 + [429]
+    assert "(at most 3 per 1 minute)" in answers[-1].json()["detail"]

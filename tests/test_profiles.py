@@ -135,3 +135,13 @@ async def test_unknown_players_and_pools_are_404s(server: Server, path: str, sen
     async with httpx.AsyncClient(base_url=server.url) as http:
         answer = await http.get(path)
     assert (answer.status_code, answer.json()) == (404, {"detail": sentence})
+
+
+async def test_the_provisional_count_is_the_rooms_setting(tmp_path: Path) -> None:
+    async with running_server(settings_for(tmp_path, provisional_matches=4)) as server:
+        await _seed_players(server)
+        async with httpx.AsyncClient(base_url=server.url) as guest:
+            board = (await guest.get("/api/leaderboards/scopa-2")).json()
+    # Dina's 4 matches are enough here: she leads.
+    assert board["provisional_matches"] == 4
+    assert [s["name"] for s in board["top"]] == ["Dina", "Bea", "Carlo", "Ezio"]

@@ -17,6 +17,8 @@ from scopa.cli import main
         (["--turn-timeout", "0"], "--turn-timeout must be more than 0"),
         (["--port", "0", "--db", "nonsense://x"], "--db nonsense://x"),
         (["--lobby-writes", "lots"], "--lobby-writes must be limits"),
+        (["--login-per-account", "5 a day"], "--login-per-account must be limits"),
+        (["--provisional-matches", "-1"], "--provisional-matches must be 0 or more"),
         (["--redis", "http://x"], "--redis must be a redis:// URL"),
         (["--bot-queue"], "--bot-queue needs --redis"),
     ],
@@ -39,3 +41,15 @@ def test_the_command_line_loads_the_server_only_to_serve() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[]"
+
+
+def test_the_players_settings_come_from_the_command_line() -> None:
+    from scopa.server.run import settings_from
+
+    chosen = settings_from(None, None, None, provisional_matches=3,
+                           login_per_address="4/minute", login_per_account="2/minute")
+    assert (chosen.provisional_matches, chosen.login_per_address, chosen.login_per_account) == (
+        3, "4/minute", "2/minute")
+    default = settings_from(None, None, None)
+    assert (default.provisional_matches, default.login_per_address,
+            default.login_per_account) == (5, "10/minute;60/hour", "5/minute;30/hour")

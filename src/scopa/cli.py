@@ -438,6 +438,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             bot_queue=args.bot_queue,
             lobby_writes=args.lobby_writes,
             lobby_reads=args.lobby_reads,
+            provisional_matches=args.provisional_matches,
+            login_per_address=args.login_per_address,
+            login_per_account=args.login_per_account,
         )
     except ValueError as error:
         raise UsageError(str(error)) from None
@@ -679,6 +682,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--lobby-reads",
         metavar="LIMITS",
         help="lobby GETs allowed per client address (default: '50/second;1200/minute')",
+    )
+    serve.add_argument(
+        "--provisional-matches",
+        type=int,
+        metavar="N",
+        help="rated matches in a pool before a rating leaves provisional (default: 5)",
+    )
+    serve.add_argument(
+        "--login-per-address",
+        metavar="LIMITS",
+        help="login attempts allowed per client address (default: '10/minute;60/hour')",
+    )
+    serve.add_argument(
+        "--login-per-account",
+        metavar="LIMITS",
+        help="login attempts allowed per account (default: '5/minute;30/hour')",
     )
     serve.add_argument(
         "--bot-queue",

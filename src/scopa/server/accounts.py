@@ -39,6 +39,7 @@ from . import ratings, seatkeys
 from .account_tables import accounts, seat_accounts, sessions
 from .room import CardRoom
 from .schema import seats, tables
+from .settings import Settings
 from .storage import Storage as Database
 from .storage import now
 from .tables import LobbyError
@@ -50,10 +51,6 @@ SESSION_DAYS: Final = 30
 MAX_NAME: Final = 24
 MIN_PASSWORD: Final = 8
 MAX_PASSWORD: Final = 256
-LOGIN_PER_ADDRESS: Final = "10/minute;60/hour"
-"""Login attempts one client address may make, right or wrong."""
-LOGIN_PER_ACCOUNT: Final = "5/minute;30/hour"
-"""Login attempts on one account, from any address: guessing from many addresses is slow too."""
 SEEN_EVERY: Final = timedelta(minutes=5)
 """A session's ``seen_at`` is written at most this often, not on every request."""
 
@@ -213,15 +210,15 @@ Me = Annotated[Account, Depends(_signed_in)]
 class _LoginLimits:
     """The login limits, made on first use (the memory storage needs a running loop)."""
 
-    def __init__(self, redis_url: str | None) -> None:
+    def __init__(self, settings: Settings) -> None:
         storage: Storage = (
             MemoryStorage()
-            if redis_url is None
-            else RedisStorage("async+" + redis_url, implementation="redispy")
+            if settings.redis_url is None
+            else RedisStorage("async+" + settings.redis_url, implementation="redispy")
         )
         self.limiter = MovingWindowRateLimiter(storage)
-        self.per_address = parse_many(LOGIN_PER_ADDRESS)
-        self.per_account = parse_many(LOGIN_PER_ACCOUNT)
+        self.per_address = parse_many(settings.login_per_address)
+        self.per_account = parse_many(settings.login_per_account)
 
     async def refusal(self, address: str, key: str) -> str | None:
         for limit in self.per_address:
@@ -239,7 +236,7 @@ def _login_limits(request: Request) -> _LoginLimits:
     state = request.app.state
     limits = getattr(state, "login_limits", None)
     if limits is None:
-        limits = state.login_limits = _LoginLimits(_room(request).settings.redis_url)
+        limits = state.login_limits = _LoginLimits(_room(request).settings)
     return cast(_LoginLimits, limits)
 
 

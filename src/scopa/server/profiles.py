@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from ..rules import Rules
 from .account_tables import account_matches, accounts, rating_history, ratings
 from .accounts import current_account, name_key, rate_limit
-from .ratings import PROVISIONAL_MATCHES, display
+from .ratings import display
 from .room import CardRoom
 from .schema import matches
 from .storage import Storage
@@ -37,6 +37,11 @@ router = APIRouter(prefix="/api", tags=["players"], dependencies=[Depends(rate_l
 
 def _storage(request: Request) -> Storage:
     return cast(CardRoom, request.app.state.room).storage
+
+
+def _provisional(request: Request) -> int:
+    """Rated matches before a rating counts: the room's setting."""
+    return cast(CardRoom, request.app.state.room).settings.provisional_matches
 
 
 def _iso(moment: datetime) -> str:
@@ -129,6 +134,7 @@ async def leaderboard(
 ) -> Leaderboard:
     """The top 100 of a pool (provisional players left out), and your own line."""
     check_pool(pool)
+    provisional = _provisional(request)
     me = await current_account(request)
     strength = ratings.c.mu - 3 * ratings.c.sigma
     query = (
@@ -139,7 +145,7 @@ async def leaderboard(
     async with _storage(request).engine.connect() as connection:
         top = (
             await connection.execute(
-                query.where(ratings.c.matches >= PROVISIONAL_MATCHES)
+                query.where(ratings.c.matches >= provisional)
                 .order_by(strength.desc(), ratings.c.account_id)
                 .limit(TOP)
             )
@@ -148,27 +154,28 @@ async def leaderboard(
         if me is not None:
             mine = (await connection.execute(query.where(ratings.c.account_id == me.id))).first()
             above = None
-            if mine is not None and mine.matches >= PROVISIONAL_MATCHES:
+            if mine is not None and mine.matches >= provisional:
                 above = await connection.scalar(
                     sa.select(sa.func.count()).select_from(ratings).where(
                         ratings.c.pool == pool,
-                        ratings.c.matches >= PROVISIONAL_MATCHES,
+                        ratings.c.matches >= provisional,
                         strength > mine.mu - 3 * mine.sigma,
                     )
                 )
     return Leaderboard(
         pool=pool,
-        provisional_matches=PROVISIONAL_MATCHES,
-        top=[_standing(row, rank) for rank, row in enumerate(top, 1)],
-        me=None if mine is None else _standing(mine, None if above is None else above + 1),
+        provisional_matches=provisional,
+        top=[_standing(row, rank, provisional) for rank, row in enumerate(top, 1)],
+        me=None if mine is None else _standing(mine, None if above is None else above + 1,
+                                               provisional),
     )
 
 
-def _standing(row: Any, rank: int | None) -> Standing:
+def _standing(row: Any, rank: int | None, provisional: int) -> Standing:
     return Standing(
         rank=rank, id=row.account_id, name=row.name, rating=display(row.mu, row.sigma),
         matches=row.matches, wins=row.wins, losses=row.losses,
-        provisional=row.matches < PROVISIONAL_MATCHES,
+        provisional=row.matches < provisional,
     )
 
 
@@ -226,7 +233,7 @@ async def profile(name: Annotated[str, Path(max_length=64)], request: Request) -
             PoolRating(
                 pool=row.pool, rating=display(row.mu, row.sigma), mu=row.mu, sigma=row.sigma,
                 matches=row.matches, wins=row.wins, losses=row.losses,
-                provisional=row.matches < PROVISIONAL_MATCHES,
+                provisional=row.matches < _provisional(request),
                 history=[
                     HistoryPoint(match=point.match_id, at=_iso(point.at),
                                  rating=point.display_after, result=point.result)

@@ -6,8 +6,9 @@ The model and every number shown are documented in docs/ratings.md; in short:
   Newcomers start at the model's defaults, mu 25 and sigma 25/3.
 * People are shown a conservative figure, ``1000 + 40 * (mu - 3 * sigma)`` rounded (a
   newcomer shows 1000): it rises as the rating grows surer, not only as it grows.
-* A rating is provisional until :data:`PROVISIONAL_MATCHES` rated matches in its pool; the
-  leaderboards leave provisional ratings out.
+* A rating is provisional until the room's ``provisional_matches`` rated matches in its pool
+  (5 unless ``scopa serve --provisional-matches`` says else); the leaderboards leave
+  provisional ratings out.
 * Each bot level is a player of every pool with a fixed rating (:data:`ANCHORS`): it takes part
   in the update so that people who play it move, but it never moves itself. So a newcomer's
   first matches against the computer already place them, on a scale that does not drift.
@@ -44,7 +45,6 @@ matches per pair, rated like people from the defaults, shifted so that the exper
 (fitted: 13.2, 18.7, 27.0, 32.6, each within about 2.3). The same anchors serve every pool
 until each is measured."""
 ANCHOR_SIGMA: Final = 1.0
-PROVISIONAL_MATCHES: Final = 5
 DISPLAY_BASE: Final = 1000
 DISPLAY_SCALE: Final = 40
 

@@ -35,6 +35,9 @@ def settings_from(
     bot_queue: bool = False,
     lobby_writes: str | None = None,
     lobby_reads: str | None = None,
+    provisional_matches: int | None = None,
+    login_per_address: str | None = None,
+    login_per_account: str | None = None,
 ) -> Settings:
     """Settings from the command line; a bot delay of ``d`` pauses between ``d/2`` and ``d``."""
     if bot_delay is not None and not bot_delay >= 0:
@@ -45,7 +48,11 @@ def settings_from(
     timeout = Settings.turn_timeout if turn_timeout is None else turn_timeout
     if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
         raise ValueError(f"--redis must be a redis:// URL; got {redis!r}")
-    for option, limits in (("--lobby-writes", lobby_writes), ("--lobby-reads", lobby_reads)):
+    if provisional_matches is not None and provisional_matches < 0:
+        raise ValueError(f"--provisional-matches must be 0 or more; got {provisional_matches}")
+    for option, limits in (("--lobby-writes", lobby_writes), ("--lobby-reads", lobby_reads),
+                           ("--login-per-address", login_per_address),
+                           ("--login-per-account", login_per_account)):
         if limits is not None:
             try:
                 parse_many(limits)
@@ -64,6 +71,10 @@ def settings_from(
         bot_queue=bot_queue,
         http_writes=lobby_writes or Settings.http_writes,
         http_reads=lobby_reads or Settings.http_reads,
+        provisional_matches=(Settings.provisional_matches if provisional_matches is None
+                             else provisional_matches),
+        login_per_address=login_per_address or Settings.login_per_address,
+        login_per_account=login_per_account or Settings.login_per_account,
     )
 
 

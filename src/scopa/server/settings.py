@@ -12,6 +12,12 @@ DEFAULT_DB = "sqlite+aiosqlite:///scopa.db"
 """A SQLite file in the working directory: the card room runs with nothing else installed."""
 DEFAULT_TURN_TIMEOUT = 60.0
 """Seconds a person has for a turn at a table of people, unless ``--turn-timeout`` says else."""
+DEFAULT_PROVISIONAL_MATCHES = 5
+"""Rated matches in a pool before a player's rating counts (docs/ratings.md)."""
+DEFAULT_LOGIN_PER_ADDRESS = "10/minute;60/hour"
+"""Login attempts one client address may make, right or wrong."""
+DEFAULT_LOGIN_PER_ACCOUNT = "5/minute;30/hour"
+"""Login attempts on one account, from any address: guessing from many addresses is slow too."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,13 @@ class Settings:
     bot_workers: int = 2
     """Processes that run bot searches and hints, off the web process's event loop and its
     interpreter lock."""
+    provisional_matches: int = DEFAULT_PROVISIONAL_MATCHES
+    """Rated matches in a pool before a rating is no longer provisional: until then the
+    player is left out of the leaderboard's top."""
+    login_per_address: str = DEFAULT_LOGIN_PER_ADDRESS
+    """Login attempts allowed per client address (the ``limits`` library's notation)."""
+    login_per_account: str = DEFAULT_LOGIN_PER_ACCOUNT
+    """Login attempts allowed per account, from any address."""
 
     def __post_init__(self) -> None:
         low, high = self.bot_delay
@@ -73,3 +86,6 @@ class Settings:
             raise ValueError("the bot queue is in Redis: give a redis_url too")
         if self.sockets_per_seat < 1 or self.max_strangers < 1 or self.bot_workers < 1:
             raise ValueError("sockets_per_seat, max_strangers and bot_workers must be 1 or more")
+        if self.provisional_matches < 0:
+            raise ValueError(
+                f"provisional_matches must be 0 or more; got {self.provisional_matches}")
