@@ -7,17 +7,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
 import pytest
 import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from scopa import CARDS, Game, Rules
 from scopa.client import Lobby, TableConnection
 from scopa.players import make_player
 from scopa.review import BLUNDER, INACCURACY, MARKS, jobs, review_match, review_move
-from scopa.server.account_tables import reviews
+from scopa.server.account_tables import review_jobs, reviews
+from scopa.server.reviews import CLAIM_LAPSE
 
 from .server_support import (
     Seated,
@@ -184,3 +187,38 @@ async def test_two_processes_show_one_review_and_only_one_works_it_out(tmp_path:
             done = (await other.http.get(f"/api/replays/{match}/reviews/0")).json()
             assert (done["status"], done["done"]) == ("done", started["total"])
             assert await _stored(second) == 1
+
+
+@pytest.mark.anyio
+async def test_a_claim_whose_process_went_quiet_is_taken_over(server: Server) -> None:
+    """A review claimed by a process that is still writing progress is left to it; one whose
+    process wrote nothing for longer than the lapse (it died) is worked out by the asker."""
+    async with Lobby(server.url) as lobby:
+        grant = await lobby.play_computer(name="Ada", level="random", target=1)
+        match = grant["table"]["match"]
+        connection = await TableConnection.open(server.url, grant["table"]["code"],
+                                                grant["token"])
+        try:
+            await play_randomly(Seated(0, grant["token"], connection), random.Random(5))
+        finally:
+            await connection.close()
+
+        async def claim(connection: AsyncConnection, ago: timedelta) -> None:
+            await connection.execute(review_jobs.delete())
+            await connection.execute(review_jobs.insert().values(
+                match_id=match, seat=0, owner="ghost", done=2, total=9, error=None,
+                touched_at=datetime.now(UTC) - ago))
+
+        await server.room.storage.write(lambda c: claim(c, timedelta(seconds=1)))
+        alive = (await lobby.http.post(f"/api/replays/{match}/reviews", json={"seat": 0})).json()
+        assert (alive["status"], alive["done"], alive["total"]) == ("running", 2, 9)
+        assert not server.app.state.reviews.running
+
+        await server.room.storage.write(lambda c: claim(c, CLAIM_LAPSE + timedelta(seconds=1)))
+        taken = (await lobby.http.post(f"/api/replays/{match}/reviews", json={"seat": 0})).json()
+        assert (match, 0) in server.app.state.reviews.running  # worked out here now
+        assert taken["status"] == "running" and taken["done"] < taken["total"]
+        await server.app.state.reviews.running[(match, 0)]
+        done = (await lobby.http.get(f"/api/replays/{match}/reviews/0")).json()
+        assert (done["status"], done["done"]) == ("done", taken["total"])
+        assert await _stored(server) == 1
