@@ -81,18 +81,16 @@ class Reviews:
             )).first()
         return None if row is None else Progress(row.total, row.done, row.error)
 
-    async def start(self, match_id: int, seat: int, record: dict[str, Any]) -> Progress:
+    async def start(self, match_id: int, seat: int, record: dict[str, Any]) -> Progress | None:
         """Claim the review and work it out here, unless a live process has it already: then
-        its progress."""
+        its progress; None if another process stored it just now."""
         key = (match_id, seat)
         if key not in self.running:
             todo = review.jobs(record, seat)
             if await self._claim(key, len(todo)):
                 self.running[key] = asyncio.create_task(
                     self._run(key, todo), name=f"scopa-review-{match_id}-{seat}")
-        found = await self.progress(match_id, seat)
-        assert found is not None  # claimed by us or by another process, and not stored yet
-        return found
+        return await self.progress(match_id, seat)
 
     async def _claim(self, key: tuple[int, int], total: int) -> bool:
         """Whether this process now holds the review: a new row, or one that failed or whose
@@ -242,7 +240,13 @@ async def ask_review(
     if stored is not None:
         response.status_code = 200
         return _done(stored)
-    return _state(await registry.start(match_id, body.seat, record))
+    progress = await registry.start(match_id, body.seat, record)
+    if progress is None:  # another process stored it since our first read
+        stored = await registry.stored(match_id, body.seat)
+        assert stored is not None  # the claim's row goes in the transaction that stores it
+        response.status_code = 200
+        return _done(stored)
+    return _state(progress)
 
 
 @router.get("/replays/{match_id}/reviews/{seat}")
