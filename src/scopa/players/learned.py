@@ -33,10 +33,9 @@ from ..view import View
 from .base import check_turn
 from .evaluation import Evaluation, evaluation_for
 from .features import Record, record
-from .outlook import Utility, outlook
-from .sampling import Knowledge
+from .master import Decision
+from .outlook import Utility
 from .simulation import RoundModel, round_model
-from .solver import Solver
 
 DEFAULT_SAMPLES: Final = 128
 """Guesses at the hidden cards per decision."""
@@ -47,11 +46,6 @@ DEFAULT_PLIES: Final = 1
 DEFAULT_TIME_BUDGET: Final = 0.5
 """Seconds after which a decision stops sampling and answers with what it has."""
 
-_FORESIGHT_WEIGHT: Final = 0.2
-"""Utility per round point of the foresight's score, as in the master."""
-
-SOLVE_CARDS: Final = 8
-"""Endings with the stock empty and at most this many cards in hand are solved exactly."""
 
 
 class LearnedPlayer:
@@ -91,31 +85,23 @@ class LearnedPlayer:
     def evaluate(self, view: View) -> list[tuple[Move, float]]:
         """Every legal move with its expected utility (about the match-win chance), best first."""
         start = time.perf_counter()
-        moves = check_turn(view)
         rules = view.rules
+        decision = Decision.of(view, self.seed)
+        if decision.exact is not None:
+            return decision.exact
         evaluation = self.evaluation or evaluation_for(rules)
-        knowledge = Knowledge(view)
-        side = knowledge.side
-        utility = outlook(rules).utility(side, knowledge.scores)
-        rng = random.Random(self._decision_seed(knowledge, view))
-        solver = Solver(rules, side, utility)
-        in_hands = sum(knowledge.hand_sizes)
-        if knowledge.open and in_hands <= SOLVE_CARDS:
-            exact = solver.move_values(knowledge.sample(rng), moves)
-            return sorted(exact, key=lambda item: -item[1])
-        model = round_model(rules)
-        following = (knowledge.seat + 1) % rules.players
-        reply = knowledge.hand_sizes[following] or (rules.hand_size if knowledge.stock_size else 0)
-        prior = model.foresight_scores(
-            moves, knowledge.hand, knowledge.table,
-            knowledge.unseen & ~knowledge.forbidden[following], reply,
+        moves, knowledge, utility, rng, solver = (
+            decision.moves, decision.knowledge, decision.utility, decision.rng, decision.solver
         )
+        side = knowledge.side
+        model = round_model(rules)
+        prior = decision.foresight(model)
         totals = [0.0] * len(moves)
         counts = [0] * len(moves)
         # Leaves to score with the model: (move index, record, whether its mover is our side).
         leaves: list[tuple[int, Record, bool]] = []
         samples = 1 if knowledge.open else self.samples
-        solving = not knowledge.stock_size and in_hands <= SOLVE_CARDS
+        solving = decision.solving
         sides = rules.sides
         for _ in range(samples):
             deal = knowledge.sample(rng)
@@ -142,23 +128,11 @@ class LearnedPlayer:
                 totals[index] += _soft_utility(utility, side, sides, mine, theirs)
                 counts[index] += 1
         values = [
-            total / count + _FORESIGHT_WEIGHT * score
+            total / count + score
             for total, count, score in zip(totals, counts, prior, strict=True)
         ]
         ranked = sorted(range(len(moves)), key=lambda index: -values[index])
         return [(moves[index], values[index]) for index in ranked]
-
-    def _decision_seed(self, knowledge: Knowledge, view: View) -> str:
-        """A seed for this decision from the player's seed and public facts only."""
-        facts = (
-            view.round_number,
-            len(view.plays),
-            knowledge.hand,
-            knowledge.table,
-            *knowledge.piles,
-            *knowledge.scores,
-        )
-        return f"{self.seed}:" + ",".join(str(fact) for fact in facts)
 
 
 def _play_policy(model: RoundModel, state: Round, plies: int) -> None:

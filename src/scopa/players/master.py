@@ -29,15 +29,16 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import dataclass
 from statistics import fmean, stdev
 from typing import Final
 
 from ..moves import Move
 from ..view import View
 from .base import check_turn
-from .outlook import outlook
+from .outlook import Utility, outlook
 from .sampling import Knowledge
-from .simulation import round_model
+from .simulation import RoundModel, round_model
 from .solver import Solver
 
 DEFAULT_SAMPLES: Final = 64
@@ -109,41 +110,21 @@ class MasterPlayer:
         """Every legal move with its expected utility (about the match-win chance), best
         first. Moves dropped early in the search come after those kept to the end."""
         start = time.perf_counter()
-        moves = check_turn(view)
-        rules = view.rules
-        knowledge = Knowledge(view)
-        utility = outlook(rules).utility(knowledge.side, knowledge.scores)
-        rng = random.Random(self._decision_seed(knowledge, view))
-        solver = Solver(rules, knowledge.side, utility)
-        in_hands = sum(knowledge.hand_sizes)
-        if knowledge.open and in_hands <= SOLVE_CARDS:
-            exact = solver.move_values(knowledge.sample(rng), moves)
-            return sorted(exact, key=lambda item: -item[1])
-        model = round_model(rules)
-        following = (knowledge.seat + 1) % rules.players
-        reply = knowledge.hand_sizes[following] or (rules.hand_size if knowledge.stock_size else 0)
-        prior = {
-            move: _FORESIGHT_WEIGHT * score
-            for move, score in zip(
-                moves,
-                # The next player holds none of the cards its trails ruled out.
-                model.foresight_scores(
-                    moves,
-                    knowledge.hand,
-                    knowledge.table,
-                    knowledge.unseen & ~knowledge.forbidden[following],
-                    reply,
-                ),
-                strict=True,
-            )
-        }
+        decision = Decision.of(view, self.seed)
+        if decision.exact is not None:
+            return decision.exact
+        moves, knowledge, utility, rng, solver = (
+            decision.moves, decision.knowledge, decision.utility, decision.rng, decision.solver
+        )
+        model = round_model(view.rules)
+        prior = dict(zip(moves, decision.foresight(model), strict=True))
         values: dict[Move, list[float]] = {move: [] for move in moves}
         alive = moves
         dropped: list[Move] = []
         # With nothing hidden (an open deal too big to solve) every guess is the truth.
         share = max(_FEWEST, self.samples * _FULL_MOVES // len(moves))
         samples = 1 if knowledge.open else min(self.samples, share)
-        solving = not knowledge.stock_size and in_hands <= SOLVE_CARDS
+        solving = decision.solving
         checkpoints = {samples * k // _PHASES for k in range(1, _PHASES)}
         for done in range(1, samples + 1):
             deal = knowledge.sample(rng)
@@ -166,18 +147,71 @@ class MasterPlayer:
         ranked = sorted(alive, key=lambda move: -fmean(values[move]))
         return [(move, fmean(values[move])) for move in ranked + dropped]
 
-    def _decision_seed(self, knowledge: Knowledge, view: View) -> str:
-        """A seed for this decision from the player's seed and public facts only, so the
-        same view always gets the same move, whatever was asked before."""
-        facts = (
-            view.round_number,
-            len(view.plays),
+
+@dataclass(frozen=True)
+class Decision:
+    """What a determinized search over one view starts from, shared by this level and the
+    ``learned`` one (:mod:`.learned`), which differ only in how a sampled deal is scored.
+
+    ``exact`` is set when the deal is open and small enough to solve outright: the moves
+    with their exact values, best first, and nothing is left to search."""
+
+    moves: list[Move]
+    knowledge: Knowledge
+    utility: Utility
+    rng: random.Random
+    solver: Solver
+    exact: list[tuple[Move, float]] | None
+
+    @classmethod
+    def of(cls, view: View, seed: int) -> Decision:
+        moves = check_turn(view)
+        knowledge = Knowledge(view)
+        utility = outlook(view.rules).utility(knowledge.side, knowledge.scores)
+        rng = random.Random(_decision_seed(seed, knowledge, view))
+        solver = Solver(view.rules, knowledge.side, utility)
+        exact = None
+        if knowledge.open and sum(knowledge.hand_sizes) <= SOLVE_CARDS:
+            solved = solver.move_values(knowledge.sample(rng), moves)
+            exact = sorted(solved, key=lambda item: -item[1])
+        return cls(moves, knowledge, utility, rng, solver, exact)
+
+    @property
+    def solving(self) -> bool:
+        """Whether each sampled deal's ending is solved exactly rather than scored."""
+        knowledge = self.knowledge
+        return not knowledge.stock_size and sum(knowledge.hand_sizes) <= SOLVE_CARDS
+
+    def foresight(self, model: RoundModel) -> list[float]:
+        """Each move's foresight score, weighted to add to a sampled value (the utility
+        per round point ``_FORESIGHT_WEIGHT``)."""
+        knowledge = self.knowledge
+        rules = model.rules
+        following = (knowledge.seat + 1) % rules.players
+        reply = knowledge.hand_sizes[following] or (rules.hand_size if knowledge.stock_size else 0)
+        scores = model.foresight_scores(
+            self.moves,
             knowledge.hand,
             knowledge.table,
-            *knowledge.piles,
-            *knowledge.scores,
+            # The next player holds none of the cards its trails ruled out.
+            knowledge.unseen & ~knowledge.forbidden[following],
+            reply,
         )
-        return f"{self.seed}:" + ",".join(str(fact) for fact in facts)
+        return [_FORESIGHT_WEIGHT * score for score in scores]
+
+
+def _decision_seed(seed: int, knowledge: Knowledge, view: View) -> str:
+    """A seed for a decision from the player's seed and public facts only, so the same
+    view always gets the same move, whatever was asked before."""
+    facts = (
+        view.round_number,
+        len(view.plays),
+        knowledge.hand,
+        knowledge.table,
+        *knowledge.piles,
+        *knowledge.scores,
+    )
+    return f"{seed}:" + ",".join(str(fact) for fact in facts)
 
 
 def _survivors(moves: list[Move], values: dict[Move, list[float]]) -> list[Move]:
