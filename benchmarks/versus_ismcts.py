@@ -4,7 +4,9 @@ Both sides get the same time a move: the master as its time budget (a cap: it
 often answers sooner), IS-MCTS as the time it searches (``openspiel-ismcts:Ts``).
 For each preset and time it prints the tournament's line, the master's win rate
 with its paired 95% interval. Long: at 0.5 s a move a 2-player match takes IS-MCTS
-about half a minute, so 200 seeds (400 matches) take hours on one core.
+about half a minute, so 200 seeds (400 matches) take hours on one core. With
+``--journal DIR`` every finished seed is appended to a file there, and a run started
+again with the same arguments plays only the seeds it does not hold yet.
 
     .venv/bin/python benchmarks/versus_ismcts.py --seconds 0.05 --matches 200 --jobs 2
     .venv/bin/scopa tournament benchmarks/versus_ismcts.py:master:0.05 openspiel-ismcts:0.05s \\
@@ -17,11 +19,15 @@ with that time budget.
 from __future__ import annotations
 
 import argparse
+import json
+import multiprocessing
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 from scopa import Rules
 from scopa.players import MasterPlayer
+from scopa.tournament import GameResult, Tournament, match_seeds, play_game
 
 
 def master(argument: str | None, seed: int | None) -> MasterPlayer:
@@ -43,6 +49,43 @@ class Progress:
         print(f"  {self.done}/{self.total} matches", file=sys.stderr, flush=True)
 
 
+Task = tuple[str, str, Rules, int, int]
+
+
+def _play_seed(task: Task) -> list[GameResult]:
+    first, second, rules, match_seed, index = task
+    return [play_game(first, second, rules, match_seed, side, index) for side in range(rules.sides)]
+
+
+def _result(row: dict[str, object]) -> GameResult:
+    pairs = {key: tuple(value) if isinstance(value, list) else value for key, value in row.items()}
+    return GameResult(**pairs)  # type: ignore[arg-type]
+
+
+def journaled(first: str, second: str, rules: Rules, seeds: int, seed: int, jobs: int,
+              journal: Path) -> Tournament:
+    """The tournament ``tournament.run`` would play, resumable: each seed's games are appended
+    to ``journal`` as they finish, and seeds already there are not played again."""
+    done: dict[int, list[GameResult]] = {}
+    if journal.exists():
+        for line in journal.read_text().splitlines():
+            games = [_result(row) for row in json.loads(line)]
+            done[games[0].seed_index] = games
+    tasks = [(first, second, rules, match_seed, index)
+             for index, match_seed in enumerate(match_seeds(seed, seeds)) if index not in done]
+    progress = Progress(seeds * rules.sides)
+    progress(sum(len(games) for games in done.values()))
+    with journal.open("a") as out, multiprocessing.Pool(jobs) as pool:
+        for games in pool.imap_unordered(_play_seed, tasks):
+            out.write(json.dumps([asdict(game) for game in games]) + "\n")
+            out.flush()
+            done[games[0].seed_index] = games
+            progress(len(games))
+    results = sorted((game for index, games in done.items() if index < seeds for game in games),
+                     key=lambda r: (r.seed_index, r.first_side))
+    return Tournament(first, second, rules, seed, seeds, tuple(results))
+
+
 def main() -> None:
     from scopa import tournament
 
@@ -52,16 +95,23 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=200, help="paired seeds")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--journal", type=Path, help="a folder for resumable runs")
     args = parser.parse_args()
     here = Path(__file__).resolve()
     for preset in args.presets:
         for seconds in args.seconds:
             first = f"{here}:master:{seconds:g}"
             rules = Rules.preset(preset)
-            progress = Progress(args.matches * rules.sides)
-            result = tournament.run(first, f"openspiel-ismcts:{seconds:g}s", rules,
-                                    seeds=args.matches, seed=args.seed, jobs=args.jobs,
-                                    progress=progress)
+            second = f"openspiel-ismcts:{seconds:g}s"
+            if args.journal is not None:
+                args.journal.mkdir(parents=True, exist_ok=True)
+                name = f"{preset}-{seconds:g}s-seed{args.seed}.jsonl"
+                result = journaled(first, second, rules, args.matches, args.seed, args.jobs,
+                                   args.journal / name)
+            else:
+                result = tournament.run(first, second, rules, seeds=args.matches,
+                                        seed=args.seed, jobs=args.jobs,
+                                        progress=Progress(args.matches * rules.sides))
             stats = result.level_stats()
             low, high = result.paired_interval
             print(
