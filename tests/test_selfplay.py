@@ -86,7 +86,7 @@ def test_the_pipeline_writes_weights_that_record_their_making(
 
     out = tmp_path / "model.npz"
     assert main(["--matches", "3", "--seed", "4", "--hidden", "4", "--epochs", "1",
-                 "--out", str(out)]) == 0
+                 "--seeds", "0", "--run", str(tmp_path), "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     meta = Evaluation.load(out).meta
     assert meta["seed"] == 4 and meta["matches"] == 3 and meta["rules"] == "scopa-2p"

@@ -1,24 +1,50 @@
-"""``python -m scopa.learning``: self-play data, training and the weights file, from one seed.
+"""``python -m scopa.learning``: generations of self-play, training and tournaments, from one seed.
 
     python -m scopa.learning --preset scopa --players 2 --seed 15 --matches 20000 --jobs 2
+    python -m scopa.learning --generations 3 --seeds 100 --run runs/scopa-2p
 
-writes ``src/scopa/players/weights/scopa-2p.npz`` (or ``--out``) and prints what it
-took: positions, wall-clock and CPU seconds, the fit's errors and the data's SHA-256,
-which the weights file also records. Unknown presets and player counts are refused
-with the core's sentence before anything runs.
+Generation 0 learns from the playout policy's self-play; generation ``k + 1`` from the
+self-play of generation ``k``'s evaluation (:class:`~.selfplay.LearnedPolicy`). Each
+generation's data is played from the seed ``seed + k`` and its weights are kept in the
+run folder (``--run``, ``<rules>-gen<k>.npz``); the generation ``--ship`` names (default:
+the last) is also written to ``--out`` (default: the package's weights for the rules).
+After training, each generation plays paired-seed tournaments (``--seeds`` match seeds
+against each of ``--against``, :func:`scopa.tournament.run`) and one line per match-up
+says how it did, so the figures of all generations show whether more compute pays.
+
+It prints what each step took: positions, wall-clock and CPU seconds, the fit's errors,
+the SHA-256 of the data and of the weights, which each weights file also records.
+Unknown presets and player counts are refused with the core's sentence before
+anything runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import shutil
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
-from ..players.evaluation import rules_name, weights_path
+from ..players.evaluation import Evaluation, rules_name, weights_path
 from ..rules import Rules
-from .selfplay import DEFAULT_EPSILON, generate
+from ..tournament import Tournament, run
+from .levels import level
+from .selfplay import DEFAULT_EPSILON, DEFAULT_GUESSES, LearnedPolicy, generate
 from .train import DEFAULT_EPOCHS, DEFAULT_HIDDEN, train
+
+
+@dataclass
+class Generation:
+    """One generation's weights and how they fared."""
+
+    number: int
+    path: Path
+    positions: int
+    tournaments: list[Tournament]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -27,47 +53,121 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--preset", default="scopa")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=15)
-    parser.add_argument("--matches", type=int, default=20_000)
+    parser.add_argument("--matches", type=int, default=20_000,
+                        help="self-play matches of generation 0")
+    parser.add_argument("--next-matches", type=int,
+                        help="self-play matches of each later generation (default: --matches)")
+    parser.add_argument("--generations", type=int, default=1)
+    parser.add_argument("--guesses", type=int, default=DEFAULT_GUESSES,
+                        help="guesses at the hidden cards per move in later generations' play")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--epsilon", type=float, default=DEFAULT_EPSILON)
     parser.add_argument("--hidden", type=int, default=DEFAULT_HIDDEN)
     parser.add_argument("--epochs", type=int, default=DEFAULT_EPOCHS)
-    parser.add_argument("--out", help="the weights file (default: the package's for the rules)")
-    parser.add_argument("--data", help="also save the self-play positions to this .npz file")
+    parser.add_argument("--run", help="the folder of every generation's weights "
+                        "(default: runs/<rules>-seed<seed>)")
+    parser.add_argument("--out", help="the shipped weights file (default: the package's)")
+    parser.add_argument("--ship", type=int,
+                        help="the generation written to --out (default: the last)")
+    parser.add_argument("--seeds", type=int, default=10,
+                        help="match seeds of each generation's tournaments (0: none)")
+    parser.add_argument("--against", default="expert,master",
+                        help="the levels each generation plays, comma-separated")
+    parser.add_argument("--tournament-seed", type=int, default=1)
+    parser.add_argument("--data", help="also save generation 0's positions to this .npz file")
     args = parser.parse_args(argv)
     try:
         rules = Rules.preset(args.preset, players=args.players)
         name = rules_name(rules)
+        for count, what in ((args.generations, "generations"), (args.matches, "matches"),
+                            (args.next_matches or 1, "next matches")):
+            if count < 1:
+                raise ValueError(f"{what} must be 1 or more; got {count}")
+        if args.seeds < 0:
+            raise ValueError(f"seeds must be 0 or more; got {args.seeds}")
+        ship = args.generations - 1 if args.ship is None else args.ship
+        if not 0 <= ship < args.generations:
+            raise ValueError(f"--ship must name a generation from 0 to {args.generations - 1}; "
+                             f"got {ship}")
+        opponents = [item for item in args.against.split(",") if item] if args.seeds else []
     except ValueError as error:
         print(f"python -m scopa.learning: {error}", file=sys.stderr)
         return 2
     started = time.perf_counter()
-    generated = generate(rules, args.matches, args.seed, args.jobs, args.epsilon)
-    positions = generated.positions
-    digest = positions.digest()
-    print(f"self-play {name}: {args.matches} matches, {len(positions):,} positions in "
-          f"{generated.seconds:.1f} s ({generated.cpu_seconds:.1f} CPU s, "
-          f"{len(positions) / max(generated.cpu_seconds, 1e-9):,.0f} positions per CPU s, "
-          f"{args.jobs} jobs)")
-    print(f"data sha256 {digest}")
-    meta: dict[str, object] = {
-        "rules": name, "matches": args.matches, "epsilon": args.epsilon,
-        "data_sha256": digest, "policy": "playout policy",
-    }
-    if args.data:
-        positions.save(args.data, meta | {"seed": args.seed})
-    fit_started = time.perf_counter()
-    cpu_started = time.process_time()
-    fit = train(positions, args.seed, args.hidden, args.epochs, meta)
-    print(f"training: {time.perf_counter() - fit_started:.1f} s "
-          f"({time.process_time() - cpu_started:.1f} CPU s); mean squared error per output: "
-          f"train {fit.train_loss:.3f}, held out {fit.held_out_loss:.3f} "
-          f"(always the mean: {fit.baseline_loss:.3f})")
-    out = args.out or weights_path(rules)
-    fit.evaluation.save(out)
-    print(f"weights: {out} ({fit.evaluation.meta['hidden']} hidden units); "
+    folder = Path(args.run or f"runs/{name}-seed{args.seed}")
+    folder.mkdir(parents=True, exist_ok=True)
+    generations: list[Generation] = []
+    parent: Evaluation | None = None
+    parent_hash = ""
+    for number in range(args.generations):
+        matches = args.matches if number == 0 else args.next_matches or args.matches
+        policy = None if parent is None else LearnedPolicy(rules, parent, args.guesses)
+        played_by = ("playout policy" if parent is None
+                     else f"learned generation {number - 1}, {args.guesses} guesses")
+        print(f"generation {number}: {matches} matches of self-play by the {played_by}")
+        data_seed = args.seed + number
+        generated = generate(rules, matches, data_seed, args.jobs, args.epsilon, policy)
+        positions = generated.positions
+        digest = positions.digest()
+        print(f"self-play {name}: {matches} matches, {len(positions):,} positions in "
+              f"{generated.seconds:.1f} s ({generated.cpu_seconds:.1f} CPU s, "
+              f"{len(positions) / max(generated.cpu_seconds, 1e-9):,.0f} positions per CPU s, "
+              f"{args.jobs} jobs)")
+        print(f"data sha256 {digest}")
+        meta: dict[str, object] = {
+            "rules": name, "matches": matches, "epsilon": args.epsilon, "data_sha256": digest,
+            "policy": played_by, "generation": number, "data_seed": data_seed,
+        }
+        if parent is not None:
+            meta |= {"guesses": args.guesses, "parent_sha256": parent_hash}
+        if args.data and number == 0:
+            positions.save(args.data, meta | {"seed": args.seed})
+        fit_started = time.perf_counter()
+        cpu_started = time.process_time()
+        fit = train(positions, args.seed, args.hidden, args.epochs, meta)
+        print(f"training: {time.perf_counter() - fit_started:.1f} s "
+              f"({time.process_time() - cpu_started:.1f} CPU s); mean squared error per output: "
+              f"train {fit.train_loss:.3f}, held out {fit.held_out_loss:.3f} "
+              f"(always the mean: {fit.baseline_loss:.3f})")
+        del positions, generated
+        path = folder / f"{name}-gen{number}.npz"
+        fit.evaluation.save(path)
+        parent, parent_hash = fit.evaluation, _file_hash(path)
+        print(f"weights: {path} ({fit.evaluation.meta['hidden']} hidden units), "
+              f"sha256 {parent_hash}")
+        tournaments = []
+        for opponent in opponents:
+            result = run(level(path), opponent, rules, args.seeds, args.tournament_seed,
+                         args.jobs)
+            print(_figure_line(number, opponent, result))
+            tournaments.append(result)
+        generations.append(Generation(number, path, fit.evaluation.meta["positions"],
+                                      tournaments))
+    if opponents:
+        print(f"\nby generation ({args.seeds} paired seeds each, seed {args.tournament_seed}):")
+        for generation in generations:
+            for opponent, result in zip(opponents, generation.tournaments, strict=True):
+                print(_figure_line(generation.number, opponent, result))
+    out = Path(args.out) if args.out else weights_path(rules)
+    shutil.copyfile(generations[ship].path, out)
+    print(f"shipped: generation {ship} as {out}; "
           f"the whole run {time.perf_counter() - started:.1f} s")
     return 0
+
+
+def _figure_line(number: int, opponent: str, result: Tournament) -> str:
+    """One generation against one level: games won, win rate, paired 95% interval, times."""
+    low, high = result.paired_interval
+    mine, theirs = result.level_stats()
+    won = sum(r.first_won for r in result.results)
+    return (f"generation {number} vs {opponent}: {won} / {result.games} won, "
+            f"{100 * result.win_rate:.1f}% (paired 95% CI {100 * low:.1f} - {100 * high:.1f}%); "
+            f"ms a move {1000 * mine.mean_time:.1f} (worst {1000 * mine.worst_time:.0f}), "
+            f"{opponent} {1000 * theirs.mean_time:.1f}")
+
+
+def _file_hash(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 if __name__ == "__main__":

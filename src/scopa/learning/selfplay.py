@@ -1,13 +1,15 @@
 """Self-play data: positions of whole matches on the round state, with what followed.
 
-Matches are played on :class:`~scopa.round.Round` directly (no ``Game``, no views), by
-the levels' playout policy (:class:`~scopa.players.simulation.RoundModel`'s quick
-policy, the master's playouts) with a share of uniformly random moves, so the data
-also holds the positions that weaker play reaches. Every decision is written down as
-the :func:`~scopa.players.features.record` of what the seat to move knows (never the
-other hands) and the match standing from its side, and once known, its targets from
-its side: the round's points in total and by category for its side and for the other
-sides (their mean), and the match result (1 won, 0 lost).
+Matches are played on :class:`~scopa.round.Round` directly (no ``Game``, no views), with
+a share of uniformly random moves, so the data also holds the positions that weaker play
+reaches. Generation 0 plays the levels' playout policy
+(:class:`~scopa.players.simulation.RoundModel`'s quick policy, the master's playouts);
+every later generation plays the evaluation the one before learned
+(:class:`LearnedPolicy`: the learned level's search at its cheapest). Every decision
+is written down as the :func:`~scopa.players.features.record` of what the seat to move
+knows (never the other hands) and the match standing from its side, and once known, its
+targets from its side: the round's points in total and by category for its side and for
+the other sides (their mean), and the match result (1 won, 0 lost).
 
 Work is split into chunks of matches, each with a seed of its own derived from the
 run's seed, so a run gives the same data on any number of processes.
@@ -28,8 +30,10 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import ALL_CARDS_MASK, value_of
-from ..players.features import RECORD_FIELDS, record
+from ..cards import ALL_CARDS_MASK, ids_of, value_of
+from ..moves import Move
+from ..players.evaluation import Evaluation
+from ..players.features import RECORD_FIELDS, Record, record
 from ..players.simulation import round_model
 from ..round import Round, shuffled_deck
 from ..rules import Rules
@@ -53,6 +57,11 @@ CHUNK_MATCHES: Final = 50
 
 DEFAULT_EPSILON: Final = 0.1
 """The share of moves played at random."""
+
+DEFAULT_GUESSES: Final = 4
+"""Guesses at the hidden cards per decision of :class:`LearnedPolicy`."""
+
+_BITS: Final = tuple(1 << i for i in range(40))
 
 
 @dataclass
@@ -91,9 +100,79 @@ def _category_points(score: RoundScore) -> list[int]:
             score.re_bello, score.napola, score.sevens]
 
 
-def play_matches(rules: Rules, matches: int, seed: int, epsilon: float = DEFAULT_EPSILON
-                 ) -> Positions:
-    """``matches`` whole matches of self-play from ``seed``, every decision recorded."""
+class LearnedPolicy:
+    """A later generation's self-play moves: the learned level's search at its cheapest.
+
+    Like :class:`~scopa.players.learned.LearnedPlayer` it deals the cards the mover has
+    not seen out at random (``guesses`` times), plays each legal move on each guess and
+    scores the position left with the learned evaluation, from what the seat to move
+    there would know; the move with the best mean wins. What it leaves out to make
+    millions of positions affordable: no reply of the playout policy before the leaf,
+    no foresight prior, no solver, no inference from trails, and the value is the
+    expected round point difference rather than the match-win chance. It reads the
+    round state but only what the mover may know: its hand, the table, the piles, the
+    sweeps and the sizes of the other hands and the stock.
+    """
+
+    def __init__(self, rules: Rules, evaluation: Evaluation, guesses: int = DEFAULT_GUESSES
+                 ) -> None:
+        if guesses < 1:
+            raise ValueError(f"guesses must be 1 or more; got {guesses}")
+        self.rules = rules
+        self.evaluation = evaluation
+        self.guesses = guesses
+
+    def choose(self, state: Round, moves: Sequence[Move], rng: random.Random) -> Move:
+        """The best of ``moves`` (the legal moves of ``state``'s seat to move)."""
+        rules = self.rules
+        seat = state.to_move
+        sides = rules.sides
+        side = seat % sides
+        hand = state.hands[seat]
+        seen = hand | state.table
+        for pile in state.piles:
+            seen |= pile
+        unseen = [_BITS[i] for i in ids_of(ALL_CARDS_MASK & ~seen)]
+        sizes = [held.bit_count() for held in state.hands]
+        # With the stock empty and one other hand, the unseen cards are that hand: one guess.
+        holders = sum(1 for other, size in enumerate(sizes) if size and other != seat)
+        guesses = 1 if not state.stock_left and holders <= 1 else self.guesses
+        totals = [0.0] * len(moves)
+        leaves: list[Record] = []
+        slots: list[tuple[int, bool]] = []
+        for _ in range(guesses):
+            rng.shuffle(unseen)
+            hands = [0] * len(sizes)
+            hands[seat] = hand
+            first = 0
+            for other, size in enumerate(sizes):
+                if other != seat:
+                    hands[other] = sum(unseen[first : first + size])
+                    first += size
+            guess = Round.position(rules, hands, state.table, state.piles, state.sweeps,
+                                   unseen[first:], seat, state.last)
+            for index, move in enumerate(moves):
+                line = guess.copy()
+                line.apply(move)
+                if line.over:
+                    points = line.points()
+                    rest = (sum(points) - points[side]) / (sides - 1)
+                    totals[index] += points[side] - rest
+                else:
+                    leaves.append(record(line))
+                    slots.append((index, line.to_move % sides == side))
+        if leaves:
+            predicted = self.evaluation.points(leaves)
+            for (index, ours), (mover, others) in zip(slots, predicted.tolist(), strict=True):
+                totals[index] += mover - others if ours else others - mover
+        best = max(range(len(moves)), key=totals.__getitem__)
+        return moves[best]
+
+
+def play_matches(rules: Rules, matches: int, seed: int, epsilon: float = DEFAULT_EPSILON,
+                 policy: LearnedPolicy | None = None) -> Positions:
+    """``matches`` whole matches of self-play from ``seed``, every decision recorded: by
+    the playout policy, or by ``policy`` (a later generation's)."""
     if not 0 <= epsilon <= 1:
         raise ValueError(f"epsilon must be between 0 and 1; got {epsilon}")
     rng = random.Random(seed)
@@ -128,6 +207,8 @@ def play_matches(rules: Rules, matches: int, seed: int, epsilon: float = DEFAULT
                     move = moves[0]
                 elif rng.random() < epsilon:
                     move = moves[int(rng.random() * len(moves))]
+                elif policy is not None:
+                    move = policy.choose(state, moves, rng)
                 else:
                     hand = state.hands[seat]
                     table = state.table
@@ -162,10 +243,11 @@ def play_matches(rules: Rules, matches: int, seed: int, epsilon: float = DEFAULT
     )
 
 
-def _chunk(args: tuple[Rules, int, int, float]) -> tuple[Positions, float]:
-    rules, matches, seed, epsilon = args
+def _chunk(args: tuple[Rules, int, int, float, LearnedPolicy | None]
+           ) -> tuple[Positions, float]:
+    rules, matches, seed, epsilon, policy = args
     start = time.process_time()
-    positions = play_matches(rules, matches, seed, epsilon)
+    positions = play_matches(rules, matches, seed, epsilon, policy)
     return positions, time.process_time() - start
 
 
@@ -181,15 +263,17 @@ class Generated:
 
 
 def generate(rules: Rules, matches: int, seed: int, jobs: int = 1,
-             epsilon: float = DEFAULT_EPSILON) -> Generated:
-    """``matches`` matches of self-play in chunks of :data:`CHUNK_MATCHES` (the last may be
-    short), chunk ``k`` seeded ``seed * 1_000_003 + k``, on ``jobs`` processes."""
+             epsilon: float = DEFAULT_EPSILON, policy: LearnedPolicy | None = None
+             ) -> Generated:
+    """``matches`` matches of self-play (by ``policy``, default the playout policy) in
+    chunks of :data:`CHUNK_MATCHES` (the last may be short), chunk ``k`` seeded
+    ``seed * 1_000_003 + k``, on ``jobs`` processes."""
     if matches < 1:
         raise ValueError(f"matches must be 1 or more; got {matches}")
     if jobs < 1:
         raise ValueError(f"jobs must be 1 or more; got {jobs}")
     work = [
-        (rules, min(CHUNK_MATCHES, matches - first), seed * 1_000_003 + k, epsilon)
+        (rules, min(CHUNK_MATCHES, matches - first), seed * 1_000_003 + k, epsilon, policy)
         for k, first in enumerate(range(0, matches, CHUNK_MATCHES))
     ]
     start = time.perf_counter()

@@ -1,0 +1,51 @@
+"""The learned level with weights of one's choosing, for ``scopa tournament`` and the pipeline.
+
+The card room's levels are names; a generation of the self-play loop is a weights file
+that is not shipped. Tournaments field any bot as ``FILE.py:FACTORY:ARGUMENT``, so a
+generation plays as ``level(path)``: this file, its :func:`learned` factory, and the
+weights file with the player's settings, for instance::
+
+    scopa tournament "$(python -c 'from scopa.learning.levels import level; \
+print(level("runs/scopa-2p-gen1.npz"))')" master --matches 100
+
+The argument is a comma-separated list: the weights file, then ``samples=N``,
+or ``plies=N`` to change the player's settings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+# Absolute imports: tournaments load this file by its path, outside the package.
+from scopa.players.base import Player
+from scopa.players.evaluation import Evaluation
+from scopa.players.learned import LearnedPlayer
+
+_SETTINGS = ("samples", "plies")
+
+
+def level(weights: Path | str, **settings: int) -> str:
+    """The tournament level of the learned player with ``weights`` and ``settings``."""
+    path = Path(weights).resolve()
+    if "," in str(path) or ":" in str(path):
+        raise ValueError(f"a weights path for a level may hold no ',' or ':'; got {path}")
+    unknown = sorted(set(settings) - set(_SETTINGS))
+    if unknown:
+        raise ValueError(f"unknown settings {unknown}; the settings are {list(_SETTINGS)}")
+    options = "".join(f",{name}={value}" for name, value in sorted(settings.items()))
+    return f"{Path(__file__).resolve()}:learned:{path}{options}"
+
+
+def learned(argument: str | None, seed: int | None) -> Player:
+    """The factory behind :func:`level`: ``argument`` is the weights file and settings."""
+    if not argument:
+        raise ValueError("the learned level needs a weights file: FILE.py:learned:WEIGHTS.npz")
+    path, *options = argument.split(",")
+    settings: dict[str, int] = {}
+    for option in options:
+        name, _, value = option.partition("=")
+        if name not in _SETTINGS or not value.lstrip("-").isdigit():
+            raise ValueError(f"{option!r} is no setting of the learned level; the settings are "
+                             f"{', '.join(f'{name}=N' for name in _SETTINGS)}")
+        settings[name] = int(value)
+    return LearnedPlayer(seed, evaluation=Evaluation.load(path), **settings)
