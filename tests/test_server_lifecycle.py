@@ -7,8 +7,10 @@ The sweeps are called with the time they are for, so no test waits on the clock.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -91,30 +93,72 @@ async def test_an_idle_table_leaves_memory_and_comes_back_on_demand(tmp_path: Pa
         await back.close()
 
 
-async def test_a_stand_in_plays_for_a_person_who_timed_out_until_they_return(
+def _stand_in(seat: int, on: bool) -> Callable[[dict[str, Any]], bool]:
+    """The ``table`` message that shows ``seat``'s stand-in ``on`` (or off)."""
+    return lambda m: m["type"] == "table" and m["table"]["seats"][seat]["stand_in"] is on
+
+
+def _played_by(seat: int, version: int) -> Callable[[dict[str, Any]], bool]:
+    """The ``state`` message of ``version``, whose last move ``seat`` made."""
+    return lambda m: m["type"] == "state" and m["version"] == version and m["play"]["seat"] == seat
+
+
+# A stand-in plays its first move as the clock runs out, and every later turn after the bots'
+# pause: with that pause at ten minutes, the table stands still once both seats have timed out,
+# so each step below is one message to wait for, however slow the machine.
+IMPATIENT = {"turn_timeout": 0.05, "bot_delay": (600.0, 600.0)}
+
+
+async def test_a_stand_in_plays_for_a_person_who_went_away_until_they_return(
     tmp_path: Path,
 ) -> None:
-    settings = settings_for(tmp_path, turn_timeout=0.05)
-    async with running_server(settings) as server, Lobby(server.url) as lobby:
+    async with running_server(settings_for(tmp_path, **IMPATIENT)) as server, Lobby(
+        server.url
+    ) as lobby:
         code, (ada, bob) = await seat_people(lobby, server.url)
-        assert ada.connection.my_turn and ada.connection.view is not None
-        assert not any(seat["stand_in"] for seat in (await lobby.table(code))["seats"])
+        assert ada.connection.my_turn
+        await ada.connection.close()
+        marked = await bob.connection.wait_for(_stand_in(0, True), TIMEOUT)
+        assert not marked["table"]["seats"][0]["connected"]
+        await bob.connection.wait_for(_played_by(0, 1), TIMEOUT)
+        assert (await lobby.table(code))["seats"][0]["stand_in"]
+        # Ada comes back: the seat is hers again, and everyone is told.
+        ada.connection = await TableConnection.open(server.url, code, ada.token)
+        back = await bob.connection.wait_for(_stand_in(0, False), TIMEOUT)
+        assert back["table"]["seats"][0]["connected"]
         await bob.connection.close()
-        await ada.connection.move(ada.connection.view["legal_moves"][0])
-        marked = await ada.connection.wait_for(
-            lambda m: m["type"] == "table" and m["table"]["seats"][1]["stand_in"], TIMEOUT
-        )
-        assert not marked["table"]["seats"][1]["connected"]
-        played = await ada.connection.wait_for(
-            lambda m: m["type"] == "state" and m["version"] == 2, TIMEOUT
-        )
-        assert played["play"]["seat"] == 1
-        assert (await lobby.table(code))["seats"][1]["stand_in"]
-        # Bob comes back: the seat is his again, and everyone is told.
-        bob.connection = await TableConnection.open(server.url, code, bob.token)
-        back = await ada.connection.wait_for(
-            lambda m: m["type"] == "table" and not m["table"]["seats"][1]["stand_in"], TIMEOUT
-        )
-        assert back["table"]["seats"][1]["connected"]
+        await ada.connection.close()
+
+
+async def test_a_connected_silent_person_times_out_and_comes_back_with_their_next_command(
+    tmp_path: Path,
+) -> None:
+    async with running_server(settings_for(tmp_path, **IMPATIENT)) as server, Lobby(
+        server.url
+    ) as lobby:
+        code, (ada, bob) = await seat_people(lobby, server.url)
+        # Both stay connected and say nothing: Ada's turn times out, then Bob's.
+        marked = await bob.connection.wait_for(_stand_in(0, True), TIMEOUT)
+        assert marked["table"]["seats"][0]["connected"]
+        await bob.connection.wait_for(_played_by(0, 1), TIMEOUT)
+        await ada.connection.wait_for(_stand_in(1, True), TIMEOUT)
+        await ada.connection.wait_for(_played_by(1, 2), TIMEOUT)
+        assert ada.connection.my_turn
+        # A ping is no sign of a person (a client may send it by itself): still a stand-in.
+        await ada.connection.send({"type": "ping"})
+        await ada.connection.wait_for(lambda m: m["type"] == "pong", TIMEOUT)
+        assert (await lobby.table(code))["seats"][0]["stand_in"]
+        # Her next command is: she is back, everyone is told, and her turn has a fresh clock.
+        await ada.connection.sync()
+        back = await bob.connection.wait_for(_stand_in(0, False), TIMEOUT)
+        assert back["table"]["seats"][0]["connected"]
+        await bob.connection.wait_for(_stand_in(0, True), TIMEOUT)
+        await bob.connection.wait_for(_played_by(0, 3), TIMEOUT)
+        # Bob's move is his sign of life and his move both; the next turn is the stand-in's.
+        assert bob.connection.my_turn and bob.connection.view is not None
+        await bob.connection.move(bob.connection.view["legal_moves"][0])
+        await ada.connection.wait_for(_stand_in(1, False), TIMEOUT)
+        await ada.connection.wait_for(_played_by(1, 4), TIMEOUT)
+        assert [seat["stand_in"] for seat in (await lobby.table(code))["seats"]] == [True, False]
         await bob.connection.close()
         await ada.connection.close()

@@ -158,18 +158,17 @@ async def test_bots_pause_like_people_without_holding_up_other_tables(tmp_path: 
 
 
 async def test_the_turn_timer_plays_for_an_absent_person(tmp_path: Path) -> None:
-    settings = settings_for(tmp_path, turn_timeout=0.05)
+    # The stand-ins' later turns wait ten minutes: after the first, the table stands still.
+    settings = settings_for(tmp_path, turn_timeout=0.05, bot_delay=(600.0, 600.0))
     async with running_server(settings) as server, Lobby(server.url) as lobby:
         _, (ada, bob) = await seat_people(lobby, server.url)
-        await bob.connection.close()
-        view = ada.connection.view
-        assert view is not None
-        await ada.connection.move(view["legal_moves"][0])
-        # Bob is away: his turn is played for him, and it is Ada's turn again.
-        state = await ada.connection.wait_for(
-            lambda m: m["type"] == "state" and m["version"] == 2, TIMEOUT
+        assert ada.connection.my_turn
+        await ada.connection.close()
+        # Ada is away: her turn is played for her, and it is Bob's turn.
+        state = await bob.connection.wait_for(
+            lambda m: m["type"] == "state" and m["version"] == 1, TIMEOUT
         )
-        assert state["play"]["seat"] == 1 and ada.connection.my_turn
+        assert state["play"]["seat"] == 0 and bob.connection.my_turn
 
 
 async def test_leaving_during_a_match_hands_the_seat_to_a_bot(tmp_path: Path) -> None:

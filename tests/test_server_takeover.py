@@ -41,11 +41,12 @@ class Heard:
     def close(self, code: int, reason: str) -> None:
         raise AssertionError(f"a spectator was closed: {code} {reason}")
 
-    async def state_at(self, version: int) -> dict[str, Any]:
+    async def state_from(self, version: int) -> dict[str, Any]:
+        """The first state at ``version`` or later."""
         async with asyncio.timeout(TIMEOUT):
             while True:
                 message = await self.messages.get()
-                if message["type"] == "state" and message["version"] == version:
+                if message["type"] == "state" and message["version"] >= version:
                     return message
 
 
@@ -85,32 +86,30 @@ async def test_the_former_owner_of_a_table_can_no_longer_change_it(tmp_path: Pat
 
 
 async def test_a_stand_in_survives_a_takeover(tmp_path: Path) -> None:
-    """Bob went away and timed out: a bot plays for him. The table's new owner, which has no
-    turn timeout at all, knows it from the database and has the bot play his next turn."""
-    settings = settings_for(tmp_path, turn_timeout=0.05)
+    """Ada went away and timed out, then Bob, still connected, let his clock run out too:
+    bots play for both. The table's new owner, which has no turn timeout at all, knows it from
+    the database and has the bots play their next turns."""
+    # At the old owner the stand-ins' later turns wait ten minutes: its table stands still.
+    settings = settings_for(tmp_path, turn_timeout=0.05, bot_delay=(600.0, 600.0))
     async with running_server(settings) as server, Lobby(server.url) as lobby:
         code, (ada, bob) = await seat_people(lobby, server.url)
-        assert ada.connection.my_turn and ada.connection.view is not None
-        await bob.connection.close()
-        await ada.connection.move(ada.connection.view["legal_moves"][0])
-        played = await ada.connection.wait_for(
+        assert ada.connection.my_turn
+        await ada.connection.close()
+        played = await bob.connection.wait_for(
             lambda m: m["type"] == "state" and m["version"] == 2, TIMEOUT
         )
-        assert played["play"]["seat"] == 1  # the stand-in's move
-        new = CardRoom(replace(settings, turn_timeout=None))
+        assert played["play"]["seat"] == 1  # Bob's stand-in's move, after Ada's
+        new = CardRoom(replace(settings, turn_timeout=None, bot_delay=(0.0, 0.0)))
         await new.open()
         try:
             table = new.tables[code]
-            assert table.stand_ins == {1}
-            assert [seat["stand_in"] for seat in table.info()["seats"]] == [False, True]
+            assert table.stand_ins == {0, 1}
+            assert [seat["stand_in"] for seat in table.info()["seats"]] == [True, True]
             heard = Heard()
             async with table.lock:
                 table.attach(heard, None)
-            assert table.game is not None
-            await table.play(0, str(table.game.legal_moves()[0]), 2, token=ada.token)
-            state = await heard.state_at(4)
-            assert state["play"]["seat"] == 1
-            assert table.stand_ins == {1}
+            await heard.state_from(4)
+            assert [play.seat for play in table.plays[:4]] == [0, 1, 0, 1]
         finally:
             await new.close()
-        await ada.connection.close()
+        await bob.connection.close()

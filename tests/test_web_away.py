@@ -1,7 +1,8 @@
 """A friend who goes away: the others see the seat marked away at once, the turn says so
 instead of waiting on "Friend to play." for ever, and once the server's turn timeout has the
 computer play for them, the seat says that too and the match goes on. A real card room with a
-one-second turn timeout, two browsers."""
+five-second turn timeout (a turn's clock runs from its start, so Ada's first turn must fit the
+setup below in it), two browsers."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from .web_support import open_page, play_one_card, version
 @pytest.fixture(scope="module")
 def impatient_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = sqlite_url(tmp_path_factory.mktemp("away") / "room.db")
-    with subprocess_server(db, "--bot-delay", "0", "--turn-timeout", "1") as server:
+    with subprocess_server(db, "--bot-delay", "0", "--turn-timeout", "5") as server:
         yield server.url
 
 

@@ -665,7 +665,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--turn-timeout",
         type=float,
         metavar="SECONDS",
-        help="a bot plays for a person away on their turn (default: 60)",
+        help="a bot plays for a person silent for a turn this long, until they come back "
+        "(default: 60)",
     )
     serve.add_argument(
         "--redis",

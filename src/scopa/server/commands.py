@@ -23,7 +23,10 @@ class Peer(Protocol):
 
 
 async def run(peer: Peer, table: Table, message: ClientMessage) -> bool:
-    """Carry out ``message`` for ``peer``; whether it was a move that was played."""
+    """Carry out ``message`` for ``peer``; whether it was a move that was played. Any of
+    them from a seat is its person's sign of life: a stand-in playing for them stops."""
+    if peer.seat is not None:
+        await table.come_back(peer.seat, peer.token)
     if isinstance(message, MoveRequest):
         if peer.seat is None:
             raise ProtocolError(

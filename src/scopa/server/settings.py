@@ -27,9 +27,10 @@ class Settings:
     """A bot waits this long (seconds, uniformly in the range) before it plays, as a person would;
     ``(0, 0)`` plays at once."""
     turn_timeout: float | None = DEFAULT_TURN_TIMEOUT
-    """Seconds a person may take for a turn, at a table of two or more people, before a stand-in
-    bot plays for them until they come back (None: forever). With one person against bots only
-    that person waits, so they get all the time they like."""
+    """Seconds a person may take for a turn, at a table of two or more people, connected or not,
+    before a stand-in bot plays for them until they come back, with their next message but a
+    ping (None: forever). With one person against bots only that person waits, so they get all
+    the time they like."""
     waiting_expiry: float = 30 * 60.0
     """Seconds a waiting table lives with nobody joining, leaving or starting it; it then
     expires (410 to whoever tries it) and is not brought back at restart."""

@@ -286,11 +286,25 @@ class Table:
                         }
                     )
                 )
-            self.attach(listener, since)
+            # A hello with the seat's token is its person coming back; not so a socket the
+            # table's new owner takes over (``welcome`` false), which said its hello before.
+            came_back = welcome and seat is not None and seat in self.stand_ins
+            if came_back:
+                assert seat is not None
+                self.stand_ins.discard(seat)
+                await self._save_stand_ins()
+            self.attach(listener, since, came_back)
         return True
 
-    def attach(self, listener: Listener, since: tuple[int | None, int | None] | None) -> None:
+    def attach(
+        self,
+        listener: Listener,
+        since: tuple[int | None, int | None] | None,
+        came_back: bool = False,
+    ) -> None:
         """Start sending this table's messages to ``listener``: the table, then the state.
+        ``came_back``: the stand-in of the listener's seat has just ended (its person is back),
+        so everyone is told, and a turn of theirs gets a fresh clock.
 
         Call it holding the lock, so the state sent is a stored one and no broadcast slips
         between it and the next.
@@ -304,12 +318,9 @@ class Table:
             oldest.close(POLICY_VIOLATION, "replaced by a newer connection")
         self.listeners[listener] = None
         self.touch()
-        if seat is not None and not same_seat:
-            if seat in self.stand_ins:
-                self.stand_ins.discard(seat)
-                self._spawn(self._save_stand_ins())
-            if seat == self._to_move():
-                self._schedule_turn()  # no stand-in, no timer: the person is here
+        if came_back and seat == self._to_move():
+            self._schedule_turn()  # the stand-in's turn ends, the person's clock starts
+        if came_back or (seat is not None and not same_seat):
             self._broadcast_table()
         else:
             listener.push(encode({"type": "table", "table": self.info()}))
@@ -323,9 +334,7 @@ class Table:
             self.touch()
             seat = listener.seat
             if seat is not None and not self._present(seat):
-                if seat == self._to_move():
-                    self._schedule_turn()  # away on their turn: the timer starts
-                self._broadcast_table()
+                self._broadcast_table()  # away now (their turn's clock runs on either way)
 
     # -- the lobby -------------------------------------------------------------------------
 
@@ -480,6 +489,9 @@ class Table:
     ) -> None:
         async with self.lock:
             game = self._match_for(seat, ref, token)
+            if token is None and self.seats[seat].kind == "human" and seat not in self.stand_ins:
+                # A stand-in's move, but its person came back while it was thinking.
+                raise ProtocolError("stale_version", "the person came back: theirs to play", ref)
             if version is not None and version != self.version:
                 raise ProtocolError(
                     "stale_version",
@@ -521,11 +533,6 @@ class Table:
                 ) from None
             self.plays.append(play)
             self.touch()
-            came_back = token is not None and seat in self.stand_ins
-            if came_back:
-                self.stand_ins.discard(seat)
-                if not game.is_over:  # the match's end clears every stand-in in the database
-                    await self._save_stand_ins()
             if game.is_over:
                 self.status = "over"
                 self.stand_ins.clear()
@@ -534,7 +541,7 @@ class Table:
                     self._storage, self.code, self.match_id, self.rules,
                     [seat.kind for seat in self.seats], game.scores, game.winner,
                 )
-            if game.is_over or came_back:
+            if game.is_over:
                 self._broadcast_table()
             self._broadcast_state()
             self._schedule_turn()
@@ -582,9 +589,28 @@ class Table:
             kept = self._hints[seat] = (position, answer)
         return encode(kept[1] if ref is None else {**kept[1], "ref": ref})
 
+    async def come_back(self, seat: int, token: str | None) -> None:
+        """A command from the person at ``seat`` (a move, a hint, a sync: anything but a
+        ``ping``, which a client may send by itself): if a stand-in plays for them, it stops,
+        everyone is told, and a turn of theirs now has a fresh clock."""
+        if seat not in self.stand_ins or token is None:
+            return
+        async with self.lock:
+            if seat not in self.stand_ins or not token_matches(
+                token, self.seats[seat].token_hash
+            ):
+                return
+            self.stand_ins.discard(seat)
+            await self._save_stand_ins()
+            self._broadcast_table()
+            if seat == self._to_move():
+                self._schedule_turn()  # the stand-in's turn ends, the person's clock starts
+
     def _schedule_turn(self) -> None:
         """Start whatever plays the next turn without a person: a bot (or a stand-in for a
-        person who timed out), or the turn timer at a table of people."""
+        person who timed out), or the turn's clock at a table of people. The clock runs from
+        the start of the turn whether the person is connected or not: one who is here but
+        silent holds up the others as much as one who left."""
         if self._turn is not None:
             self._turn.cancel()
             self._turn = None
@@ -599,11 +625,7 @@ class Table:
             self._turn = self._spawn(
                 self._bot_turn(seat.seat, bots.stand_in_level(), self.version)
             )
-        elif (
-            self._settings.turn_timeout is not None
-            and self._people() >= 2
-            and not self._present(seat.seat)
-        ):
+        elif self._settings.turn_timeout is not None and self._people() >= 2:
             self._turn = self._spawn(self._timed_out(seat.seat, self.version))
 
     def _people(self) -> int:
@@ -620,15 +642,18 @@ class Table:
         await self._play_for(seat, level, version)
 
     async def _timed_out(self, seat: int, version: int) -> None:
-        """The person at ``seat`` is away and let the clock run out: a stand-in plays for them
-        (shown in the seat's ``stand_in``) from now on, until they come back."""
+        """The person at ``seat`` let their turn's clock run out (gone, or here and silent): a
+        stand-in plays for them (shown in the seat's ``stand_in``) from now on, until they come
+        back (:meth:`come_back`, or a ``hello`` with the seat's token)."""
         assert self._settings.turn_timeout is not None
         await asyncio.sleep(self._settings.turn_timeout)
-        if self.version != version or seat in self.stand_ins:
-            return
-        self.stand_ins.add(seat)
-        self._broadcast_table()
-        if await self._save_stand_ins():
+        async with self.lock:  # not while the person's move, or their coming back, is stored
+            if self.version != version or seat in self.stand_ins:
+                return
+            self.stand_ins.add(seat)
+            self._broadcast_table()
+            stored = await self._save_stand_ins()
+        if stored:
             await self._play_for(seat, bots.stand_in_level(), version)
 
     async def _save_stand_ins(self) -> bool:
