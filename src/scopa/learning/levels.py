@@ -9,7 +9,7 @@ weights file with the player's settings, for instance::
 print(level("runs/scopa-2p-gen1.npz"))')" master --matches 100
 
 The argument is a comma-separated list: the weights file, then ``samples=N``,
-or ``plies=N`` to change the player's settings.
+``plies=N`` or ``weighting=X`` to change the player's settings.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from pathlib import Path
 # Absolute imports: tournaments load this file by its path, outside the package.
 from scopa.players.base import Player
 from scopa.players.evaluation import Evaluation
-from scopa.players.learned import LearnedPlayer
+from scopa.players.learned import DEFAULT_PLIES, DEFAULT_SAMPLES, LearnedPlayer
 
-_SETTINGS = ("samples", "plies")
+_SETTINGS = ("samples", "plies", "weighting")
 
 
-def level(weights: Path | str, **settings: int) -> str:
+def level(weights: Path | str, **settings: float) -> str:
     """The tournament level of the learned player with ``weights`` and ``settings``."""
     path = Path(weights).resolve()
     if "," in str(path) or ":" in str(path):
@@ -41,11 +41,22 @@ def learned(argument: str | None, seed: int | None) -> Player:
     if not argument:
         raise ValueError("the learned level needs a weights file: FILE.py:learned:WEIGHTS.npz")
     path, *options = argument.split(",")
-    settings: dict[str, int] = {}
+    settings: dict[str, float] = {}
     for option in options:
         name, _, value = option.partition("=")
-        if name not in _SETTINGS or not value.lstrip("-").isdigit():
-            raise ValueError(f"{option!r} is no setting of the learned level; the settings are "
-                             f"{', '.join(f'{name}=N' for name in _SETTINGS)}")
-        settings[name] = int(value)
-    return LearnedPlayer(seed, evaluation=Evaluation.load(path), **settings)
+        try:
+            if name not in _SETTINGS:
+                raise ValueError
+            settings[name] = float(value) if name == "weighting" else int(value)
+        except ValueError:
+            raise ValueError(
+                f"{option!r} is no setting of the learned level; the settings are "
+                "samples=N, plies=N and weighting=X"
+            ) from None
+    return LearnedPlayer(
+        seed,
+        evaluation=Evaluation.load(path),
+        samples=int(settings.get("samples", DEFAULT_SAMPLES)),
+        plies=int(settings.get("plies", DEFAULT_PLIES)),
+        weighting=settings.get("weighting", 0.0),
+    )

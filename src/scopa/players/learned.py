@@ -13,6 +13,10 @@ turned into the match-win chance by :mod:`.outlook`, as the master's playout poi
 are. A leaf costs a few microseconds instead of a playout's tens, so a decision can
 afford more deals at the same time budget.
 
+With ``weighting`` above 0 the guesses are not equal: each counts as much as it makes
+the plays the opponent before us was seen to make likely, under the evaluation's
+model of its play (:mod:`.weighting`; ``weighting`` is that model's sharpness).
+
 Whether this plays better than ``master`` is what ``benchmarks/learned.py`` and
 ``scopa tournament`` measure (``docs/learned.md``); until it wins on paired seeds
 it is not in :data:`scopa.players.LEVELS`.
@@ -36,6 +40,7 @@ from .features import Record, record
 from .master import Decision
 from .outlook import Utility
 from .simulation import RoundModel, round_model
+from .weighting import PlayLikelihood
 
 DEFAULT_SAMPLES: Final = 128
 """Guesses at the hidden cards per decision."""
@@ -60,14 +65,19 @@ class LearnedPlayer:
         samples: int = DEFAULT_SAMPLES,
         plies: int = DEFAULT_PLIES,
         evaluation: Evaluation | None = None,
+        weighting: float = 0.0,
     ) -> None:
         """``seed`` makes the moves reproducible; ``samples`` guesses per move; ``plies``
         policy moves before each leaf; ``evaluation`` (default: the package's weights
-        for the game's rules, loaded at the first move) scores the leaves."""
+        for the game's rules, loaded at the first move) scores the leaves; ``weighting``
+        (0: off) weighs the guesses by the opponent's plays, with that sharpness per
+        round point (:mod:`.weighting`)."""
         if samples < 1:
             raise ValueError(f"samples must be 1 or more; got {samples}")
         if plies < 0:
             raise ValueError(f"plies must be 0 or more; got {plies}")
+        if not 0 <= weighting < 100:
+            raise ValueError(f"weighting must be from 0 to 100; got {weighting}")
         if time_budget is not None and time_budget <= 0:
             raise ValueError(f"time_budget must be positive seconds or None; got {time_budget}")
         self.seed = random.randrange(1 << 62) if seed is None else seed
@@ -75,6 +85,7 @@ class LearnedPlayer:
         self.plies = plies
         self.time_budget = time_budget
         self.evaluation = evaluation
+        self.weighting = weighting
 
     def choose(self, view: View) -> Move:
         moves = check_turn(view)
@@ -97,36 +108,44 @@ class LearnedPlayer:
         model = round_model(rules)
         prior = decision.foresight(model)
         totals = [0.0] * len(moves)
-        counts = [0] * len(moves)
-        # Leaves to score with the model: (move index, record, whether its mover is our side).
-        leaves: list[tuple[int, Record, bool]] = []
+        counts = [0.0] * len(moves)
+        # Leaves to score with the model: (move index, record, whether its mover is our
+        # side, the guess's weight).
+        leaves: list[tuple[int, Record, bool, float]] = []
         samples = 1 if knowledge.open else self.samples
+        likelihood = (
+            PlayLikelihood.of(view, knowledge, evaluation, self.weighting)
+            if self.weighting and samples > 1 else None
+        )
         solving = decision.solving
         sides = rules.sides
         for _ in range(samples):
             deal = knowledge.sample(rng)
+            weight = 1.0 if likelihood is None else likelihood.weight(deal)
             if solving:
                 for index, (_move, value) in enumerate(solver.move_values(deal, moves)):
-                    totals[index] += value
-                    counts[index] += 1
+                    totals[index] += weight * value
+                    counts[index] += weight
             else:
                 for index, move in enumerate(moves):
                     line = deal.copy()
                     line.apply(move)
                     _play_policy(model, line, self.plies)
                     if line.over:
-                        totals[index] += utility(line.points())
-                        counts[index] += 1
+                        totals[index] += weight * utility(line.points())
+                        counts[index] += weight
                     else:
-                        leaves.append((index, record(line), line.to_move % sides == side))
+                        leaves.append(
+                            (index, record(line), line.to_move % sides == side, weight)
+                        )
             if self.time_budget is not None and time.perf_counter() - start > self.time_budget:
                 break
         if leaves:
             predicted = evaluation.points([leaf[1] for leaf in leaves]).tolist()
-            for (index, _, ours), (mover, others) in zip(leaves, predicted, strict=True):
+            for (index, _, ours, weight), (mover, others) in zip(leaves, predicted, strict=True):
                 mine, theirs = (mover, others) if ours else (others, mover)
-                totals[index] += _soft_utility(utility, side, sides, mine, theirs)
-                counts[index] += 1
+                totals[index] += weight * _soft_utility(utility, side, sides, mine, theirs)
+                counts[index] += weight
         values = [
             total / count + score
             for total, count, score in zip(totals, counts, prior, strict=True)
