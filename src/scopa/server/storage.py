@@ -12,6 +12,13 @@ loaded (:meth:`Storage.take_table` raises it at each takeover) in every write, c
 (:class:`StaleOwnerError`) and change nothing. Moves are fenced by it too (one check per
 batch), and by their key, (match, number).
 
+On PostgreSQL the moves of a batch (all but a match's last) skip the transaction: one
+statement, sent on asyncpg's own connection in autocommit, inserts those whose table is still
+at their epoch, locking the tables' rows as it reads them (``FOR SHARE``, so a takeover waits
+for it), and returns which went in. Through SQLAlchemy, with its ``BEGIN``, fence query, insert
+and ``COMMIT``, a move alone cost 0.86 ms of the web process's CPU; this way 0.09 ms (0.02 ms
+a move in batches of eight).
+
 SQLite runs in WAL mode, so reads (a table loaded after a restart, a finished match's record)
 never wait for the writer. Its checkpoints (copying the log into the database, with an fsync)
 run on another connection every second instead of inside some unlucky commit, where they
@@ -46,6 +53,17 @@ MAX_BATCH: Final = 512
 CHECKPOINT_SECONDS: Final = 1.0
 MIGRATION_LOCK: Final = 0x5C0BA
 """The PostgreSQL advisory lock that migrations take: any number, the same in every process."""
+_INSERT_MOVES: Final = """
+INSERT INTO moves (match_id, number, seat, move)
+SELECT i.match_id, i.number, i.seat, i.move
+FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::text[], $6::int[])
+    AS i(code, match_id, number, seat, move, epoch)
+JOIN tables t ON t.code = i.code AND t.epoch = i.epoch
+FOR SHARE OF t
+RETURNING match_id, number
+"""
+"""The fenced insert of a batch of moves on PostgreSQL: a move whose table's epoch moved on is
+left out (and refused), one whose number is taken fails the whole statement."""
 _ASYNC_DRIVERS: Final = {
     "sqlite": "sqlite+aiosqlite",
     "postgresql": "postgresql+asyncpg",
@@ -185,6 +203,11 @@ class Storage:
         self._writer: AsyncConnection | None = None
         """The writer's own connection, kept open: a checkout from the pool per commit (with
         its ping and reset) cost more than the commit itself."""
+        self._quick_moves = self.url.get_backend_name() == "postgresql"
+        self._mover: AsyncConnection | None = None
+        """On PostgreSQL, the connection the moves go in on, in autocommit."""
+        self._mover_driver: Any = None
+        """Its asyncpg connection."""
 
     async def open(self) -> None:
         """Bring the schema up to date and start the writer. On PostgreSQL, processes that
@@ -208,6 +231,7 @@ class Storage:
         if self._writer is not None:
             await self._writer.close()
             self._writer = None
+        await self._drop_mover()
         await self.engine.dispose()
 
     # -- the writer ------------------------------------------------------------------------
@@ -226,9 +250,15 @@ class Storage:
         """The writer. A table waits for its write before making another, so the writes of one
         batch are from different tables and their order within it does not matter."""
         while True:
-            batch = [await self._queue.get()]
-            while len(batch) < MAX_BATCH and not self._queue.empty():
-                batch.append(self._queue.get_nowait())
+            waiting = [await self._queue.get()]
+            while len(waiting) < MAX_BATCH and not self._queue.empty():
+                waiting.append(self._queue.get_nowait())
+            quick = [entry for entry in waiting if self._is_quick(entry[0])]
+            if quick:
+                await self._store_moves(quick)
+            batch = [entry for entry in waiting if not self._is_quick(entry[0])]
+            if not batch:
+                continue
             try:
                 results = await self._commit([item for item, _ in batch])
             except asyncio.CancelledError:
@@ -242,6 +272,60 @@ class Storage:
                 for (_, done), result in zip(batch, results, strict=True):
                     if not done.done():
                         done.set_result(result)
+
+    def _is_quick(self, item: Write | _Move) -> bool:
+        return self._quick_moves and isinstance(item, _Move) and item.finished is None
+
+    async def _store_moves(self, entries: list[tuple[Write | _Move, asyncio.Future[Any]]]) -> None:
+        """Insert moves (PostgreSQL, none ending a match) with :data:`_INSERT_MOVES`, and answer
+        each: stored, or refused as its table's former writer's. When the statement fails (a
+        number taken, the connection lost), each move is tried alone in a transaction."""
+        moved = [item for item, _ in entries if isinstance(item, _Move)]
+        try:
+            if self._mover_driver is None:
+                self._mover = await self.engine.connect()
+                await self._mover.execution_options(isolation_level="AUTOCOMMIT")
+                self._mover_driver = (await self._mover.get_raw_connection()).driver_connection
+            rows = await self._mover_driver.fetch(
+                _INSERT_MOVES,
+                [move.code for move in moved],
+                [move.match_id for move in moved],
+                [move.number for move in moved],
+                [move.seat for move in moved],
+                [move.move for move in moved],
+                [move.epoch for move in moved],
+            )
+        except asyncio.CancelledError:
+            for _, done in entries:
+                done.cancel()
+            raise
+        except Exception as error:
+            if not isinstance(error, _postgres_error()):  # not the server's answer: reconnect
+                log.warning("storing %d moves failed (%s); each is tried alone", len(moved), error)
+                await self._drop_mover()
+            await self._write_alone(entries)
+            return
+        stored = {(row[0], row[1]) for row in rows}
+        for move, (_, done) in zip(moved, entries, strict=True):
+            if done.done():
+                continue
+            if (move.match_id, move.number) in stored:
+                done.set_result(None)
+            else:
+                done.set_exception(
+                    StaleOwnerError(
+                        f"table {move.code} was taken over by another process: moves from its "
+                        f"former writer (epoch {move.epoch}) are refused"
+                    )
+                )
+
+    async def _drop_mover(self) -> None:
+        mover, self._mover, self._mover_driver = self._mover, None, None
+        if mover is not None:
+            with contextlib.suppress(Exception):
+                await mover.invalidate()
+            with contextlib.suppress(Exception):
+                await mover.close()
 
     async def _commit(self, items: list[Write | _Move]) -> list[Any]:
         """Run ``items`` in one transaction: their results, in order, once committed."""
@@ -528,6 +612,15 @@ class Storage:
         if row.status != "over" or row.record is None:
             return row.status, None
         return row.status, {**row.record, "players": row.players}
+
+
+def _postgres_error() -> type[Exception]:
+    """asyncpg's error for a statement the server refused (a move number stored before), on a
+    connection that is still good."""
+    import asyncpg  # type: ignore[import-untyped]  # only on PostgreSQL
+
+    error: type[Exception] = asyncpg.PostgresError
+    return error
 
 
 async def _fence_moves(connection: AsyncConnection, moved: list[_Move]) -> None:
