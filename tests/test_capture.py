@@ -7,6 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scopa import CARDS, Card, Game, IllegalMoveError, Rules, capture_options
+from scopa.capture import move_generator
+from scopa.cards import mask_of
 
 from .conftest import card, cards, codes, deal
 from .referee import expected_captures
@@ -223,3 +225,27 @@ def test_capture_options_refuses_impossible_tables() -> None:
         capture_options(SCOPA, cards("2D 2D"), card("4C"))
     with pytest.raises(ValueError):
         capture_options(SCOPA, cards("2D 4C"), card("4C"))
+
+
+@settings(max_examples=400)
+@given(
+    st.lists(st.sampled_from(CARDS), min_size=1, max_size=19, unique=True),
+    st.integers(min_value=1, max_value=10),
+    st.sampled_from(["sum", "fifteen"]),
+    st.sampled_from(["hand", "card", "none"]),
+    st.booleans(),
+    st.booleans(),
+    st.floats(min_value=0.0, max_value=1.0, exclude_max=True),
+)
+def test_a_random_pick_is_the_move_at_that_fraction_of_the_legal_moves(
+    dealt: list[Card], hand_size: int, capture: str, must: str, fewest: bool, aces: bool,
+    fraction: float,
+) -> None:
+    rules = Rules.preset(
+        "scopa", capture=capture, must_capture=must, fewest_cards=fewest, ace_takes_all=aces
+    )
+    hand = mask_of(dealt[:hand_size])
+    table = mask_of(dealt[hand_size:])
+    generator = move_generator(rules)
+    moves = generator.moves(hand, table)
+    assert generator.pick(hand, table, fraction) is moves[int(fraction * len(moves))]

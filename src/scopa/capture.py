@@ -173,6 +173,45 @@ class MoveGenerator:
             captures.extend(trailed)
         return captures
 
+    def pick(self, hand: int, table: int, fraction: float) -> Move:
+        """``moves(hand, table)[int(fraction * len(moves))]`` for ``0 <= fraction < 1``,
+        without building the list: the random rollout's step (``Round.play_randomly``).
+
+        Compiled, a hand's cards come from its bits (native arithmetic) rather than from
+        the memo of hands (a dictionary look-up that boxes the 40-bit key), and the
+        trails are counted on a mask; the moves and their order are :meth:`moves`'."""
+        every = self._cards
+        captures: list[Move] = []
+        trails = 0
+        trail_count = 0
+        rest = hand
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            card = every[low.bit_length() - 1]
+            seen = table & card.first or table & card.second
+            if seen:
+                found = card.memo.get(seen)
+                if found is None:
+                    found = self._card_moves(card, seen)
+                if found:
+                    captures.extend(found)
+                    if self._free_trails:
+                        trails |= low
+                        trail_count += 1
+                    continue
+            trails |= low
+            trail_count += 1
+        capture_count = len(captures)
+        if capture_count and self._trail_only_without_capture:
+            trail_count = 0
+        index = int(fraction * (capture_count + trail_count))
+        if index < capture_count:
+            return captures[index]
+        for _ in range(index - capture_count):
+            trails &= trails - 1
+        return every[(trails & -trails).bit_length() - 1].trail
+
     def _cards_of(self, hand: int) -> tuple[_CardMoves, ...]:
         """The cards of ``hand`` as :meth:`moves` reads them, lowest id first."""
         hands = self._hands

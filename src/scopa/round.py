@@ -50,12 +50,15 @@ from .capture import MoveGenerator, move_generator
 from .cards import CARDS, VALUE_MASKS, value_of
 from .moves import Move
 from .rules import Rules
-from .scoring import RoundScore, round_points, score_piles
+from .scoring import RoundPoints, RoundScore, score_piles
 
 _BITS: Final = tuple(card.bit for card in CARDS)
 _BIT_OBJECTS: Final[tuple[object, ...]] = _BITS
 """``_BITS`` seen as objects: compiled, a deck built from it shares the ints as they are
 instead of unboxing each 40-bit mask and boxing it again (an allocation per card)."""
+_COMPILED: Final = not __file__.endswith(".py")
+"""Whether this module runs compiled: a few hot loops take the form that is fastest in
+each (the tests run both forms, and check the two forms of each loop agree)."""
 _KINGS: Final = VALUE_MASKS[10]
 _ACES: Final = VALUE_MASKS[1]
 
@@ -64,7 +67,7 @@ def core() -> str:
     """Which form of the core is running: ``"compiled"`` (native code built by mypyc,
     see ``setup.py``) or ``"pure"`` (the Python sources). The compiled modules are
     loaded from a shared library, so this module's own file tells them apart."""
-    return "pure" if __file__.endswith(".py") else "compiled"
+    return "compiled" if _COMPILED else "pure"
 
 
 def shuffled_deck(rng: random.Random) -> list[int]:
@@ -138,15 +141,26 @@ class _Facts:
         self.table_size = rules.table_size
         self.aces_take_all = _ACES if rules.ace_takes_all else 0
         self.last_play_sweep = rules.last_play_sweep
+        self.kings_redeal = rules.kings_redeal
+        self.dealer_bonus = bool(rules.dealer_bonus)
+        self.round_points = RoundPoints(rules)
 
 
 _FACTS: Final[dict[Rules, _Facts]] = {}
+_LAST_FACTS: Final[list[_Facts]] = []
+"""The facts asked for last: a deal finds them by identity, without hashing every field
+of its ``Rules`` (a frozen dataclass) for the dictionary."""
 
 
 def _facts_of(rules: Rules) -> _Facts:
+    if _LAST_FACTS:  # never empty again once filled, so safe between threads
+        last = _LAST_FACTS[0]
+        if last.rules is rules:
+            return last
     facts = _FACTS.get(rules)
     if facts is None:
         facts = _FACTS[rules] = _Facts(rules)
+    _LAST_FACTS[:] = [facts]
     return facts
 
 
@@ -230,14 +244,14 @@ class Round:
             table = 0
             for bit in deck[dealt : dealt + facts.table_size]:
                 table |= bit
-            if not (rules.kings_redeal and (table & _KINGS).bit_count() >= 3):
+            if not (facts.kings_redeal and (table & _KINGS).bit_count() >= 3):
                 break
         sides = facts.sides
         piles = [0] * sides
         sweeps = [0] * sides
         last = -1
         bonus = 0
-        if rules.dealer_bonus:
+        if facts.dealer_bonus:
             won = bonus_sweeps(rules, table)
             if won:
                 last = ((leader - 1) % players) % sides
@@ -324,19 +338,23 @@ class Round:
         seat = self.to_move
         bit = move.card_bit
         hands = self.hands
-        hands[seat] ^= bit
+        # Written out, not ``^=``: compiled, an augmented assignment to a list item is a
+        # generic number operation, this is native arithmetic.
+        hands[seat] = hands[seat] ^ bit
         captured = move.captured_mask
         table = self.table
         swept = False
         if captured:
             side = seat % facts.sides
-            self.piles[side] |= captured | bit
+            piles = self.piles
+            piles[side] = piles[side] | captured | bit
             self.last = side
             if captured == table and not bit & facts.aces_take_all:
                 # The round's very last play scores no sweep unless the rules count it.
                 swept = facts.last_play_sweep or self.dealt < len(self.stock) or any(hands)
                 if swept:
-                    self.sweeps[side] += 1
+                    sweeps = self.sweeps
+                    sweeps[side] = sweeps[side] + 1
             self.table = table ^ captured
         else:
             self.table = table | bit
@@ -354,12 +372,18 @@ class Round:
     def play_randomly(self, rng: random.Random) -> None:
         """Play uniformly random legal moves to the end of the round: the random rollout
         of searches and learning, in the core's own loop (native code when compiled).
-        Each move is ``moves[int(rng.random() * len(moves))]`` of :meth:`legal`."""
+        Each move is ``moves[int(rng.random() * len(moves))]`` of :meth:`legal`, picked
+        without building the list (:meth:`~scopa.capture.MoveGenerator.pick`)."""
         random_fraction = rng.random
         generator = self.facts.generator
-        while not self.over:
-            moves = generator.moves(self.hands[self.to_move], self.table)
-            self.apply(moves[int(random_fraction() * len(moves))])
+        hands = self.hands
+        if _COMPILED:
+            while not self.over:
+                self.apply(generator.pick(hands[self.to_move], self.table, random_fraction()))
+        else:  # the interpreter is faster through the memo of hands (see ``pick``)
+            while not self.over:
+                moves = generator.moves(hands[self.to_move], self.table)
+                self.apply(moves[int(random_fraction() * len(moves))])
 
     def _deal_hands(self, first: int) -> None:
         """Give every seat ``hand_size`` cards from the stock, ``first`` (the leader) first."""
@@ -385,7 +409,8 @@ class Round:
     def _finish(self) -> None:
         """The round's end: the cards left on the table go to the last capturer (no sweep)."""
         if self.last >= 0:
-            self.piles[self.last] |= self.table
+            piles = self.piles
+            piles[self.last] = piles[self.last] | self.table
         self.table = 0
         self.over = True
 
@@ -395,4 +420,4 @@ class Round:
 
     def points(self) -> list[int]:
         """The round's points by side, ``scores()`` totals without the breakdown."""
-        return round_points(self.facts.rules, self.piles, self.sweeps)
+        return self.facts.round_points.points(self.piles, self.sweeps)

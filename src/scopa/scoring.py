@@ -100,17 +100,6 @@ def _napola_length(pile: int) -> int:
     return (coins ^ (coins + 1)).bit_length() - 1
 
 
-def _primiera_figures(pile: int) -> tuple[int, int]:
-    """(primiera total, suits held) of a pile, without the cards: the playouts' form."""
-    total = suits = 0
-    for suit in range(4):
-        best = _BEST_VALUE[pile >> (10 * suit) & 1023]
-        if best:
-            total += best
-            suits += 1
-    return total, suits
-
-
 def _category_sides(
     rules: Rules, piles: Sequence[int], primieras: Sequence[tuple[int, int]]
 ) -> tuple[int | None, int | None, int | None, int | None]:
@@ -131,42 +120,73 @@ def _category_sides(
     return cards_side, coins_side, primiera_side, sevens_side
 
 
-def _extras(rules: Rules, pile: int) -> int:
-    """The points a pile scores alone: settebello, re bello and napola when in force."""
-    points = 1 if pile & _SETTEBELLO else 0
-    if rules.re_bello and pile & _RE_BELLO:
-        points += 1
-    if rules.napola:
-        run = _napola_length(pile)
-        if run >= 3:
-            points += run
-    return points
-
-
 def _award(points: list[int], figures: list[int]) -> None:
     """One point to the side with the strictly highest figure (none on a tie)."""
+    if len(figures) == 2:  # most games: two comparisons, fast both pure and compiled
+        first, second = figures[0], figures[1]
+        if first != second:
+            points[0 if first > second else 1] += 1
+        return
     best = max(figures)
     if figures.count(best) == 1:
         points[figures.index(best)] += 1
 
 
+class RoundPoints:
+    """:func:`round_points` for one rule set, its fields read once: playouts score every
+    round they finish (``Round.points``), and compiled this is a native class."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.sevens = rules.sevens
+        self.suits_first = rules.primiera == "suits-first"
+        self.re_bello = rules.re_bello
+        self.napola = rules.napola
+
+    def points(self, piles: list[int], sweeps: list[int]) -> list[int]:
+        """Each side's round total for these piles and sweeps (by side)."""
+        points: list[int] = []
+        cards: list[int] = []
+        coins: list[int] = []
+        keys: list[int] = []
+        best = _BEST_VALUE
+        for side in range(len(piles)):
+            pile = piles[side]
+            extra = sweeps[side]
+            if pile & _SETTEBELLO:
+                extra += 1
+            if self.re_bello and pile & _RE_BELLO:
+                extra += 1
+            if self.napola:
+                run = _napola_length(pile)
+                if run >= 3:
+                    extra += run
+            points.append(extra)
+            cards.append(pile.bit_count())
+            coins.append((pile & COINS_MASK).bit_count())
+            if self.sevens:
+                keys.append((pile & SEVENS_MASK).bit_count())
+                continue
+            # Primiera: the best card of each suit, by the 10-bit pattern of the suit held.
+            a = best[pile & 1023]
+            b = best[pile >> 10 & 1023]
+            c = best[pile >> 20 & 1023]
+            d = best[pile >> 30]
+            if self.suits_first:
+                suits = (a > 0) + (b > 0) + (c > 0) + (d > 0)
+                keys.append(a + b + c + d + 1000 * suits)
+            else:
+                keys.append(a + b + c + d if a and b and c and d else 0)
+        _award(points, cards)
+        _award(points, coins)
+        if self.sevens or max(keys):
+            _award(points, keys)
+        return points
+
+
 def round_points(rules: Rules, piles: Sequence[int], sweeps: Sequence[int]) -> list[int]:
     """Each side's round total, as :func:`score_piles` gives it, without the breakdown:
     what playouts and searches need, several times faster."""
-    points = [sweeps[side] + _extras(rules, pile) for side, pile in enumerate(piles)]
-    _award(points, [pile.bit_count() for pile in piles])
-    _award(points, [(pile & COINS_MASK).bit_count() for pile in piles])
-    if rules.sevens:
-        _award(points, [(pile & SEVENS_MASK).bit_count() for pile in piles])
-        return points
-    figures = [_primiera_figures(pile) for pile in piles]
-    if rules.primiera == "suits-first":
-        keys = [total + 1000 * suits for total, suits in figures]
-    else:
-        keys = [total if suits == 4 else 0 for total, suits in figures]
-    if max(keys):
-        _award(points, keys)
-    return points
+    return RoundPoints(rules).points(list(piles), list(sweeps))
 
 
 def score_piles(rules: Rules, piles: Sequence[int], sweeps: Sequence[int]) -> list[RoundScore]:
