@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scopa import CARDS, Card, Game, IllegalMoveError, Rules, capture_options
-from scopa.capture import move_generator
-from scopa.cards import mask_of
+from scopa.capture import _subsets_worth, move_generator
+from scopa.cards import mask_of, value_of
 
 from .conftest import card, cards, codes, deal
 from .referee import expected_captures
@@ -249,3 +249,16 @@ def test_a_random_pick_is_the_move_at_that_fraction_of_the_legal_moves(
     generator = move_generator(rules)
     moves = generator.moves(hand, table)
     assert generator.pick(hand, table, fraction) is moves[int(fraction * len(moves))]
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(CARDS), max_size=12, unique=True), st.integers(1, 15))
+def test_the_subsets_worth_a_total_are_all_of_them_in_increasing_mask_order(
+    chosen: list[Card], total: int
+) -> None:
+    bits = [card.bit for card in chosen]
+    every = [
+        sum(bit for k, bit in enumerate(bits) if pick >> k & 1) for pick in range(1 << len(bits))
+    ]
+    worth = sorted(mask for mask in every if value_of(mask) == total)
+    assert _subsets_worth(mask_of(chosen), total) == tuple(worth)

@@ -26,28 +26,31 @@ _BELOW: Final = tuple(sum(VALUE_MASKS[w] for w in range(1, min(v, 11))) for v in
 
 
 def _subsets_worth(cards: int, total: int) -> tuple[int, ...]:
-    """Every subset of ``cards`` whose values add up to ``total``.
-
-    Partial subsets grow one card at a time and are dropped once they reach the
-    total, so the work stays small even on a crowded table; the subsets come out in
-    the order of their highest card, which keeps move lists in a stable order.
-    """
+    """Every subset of ``cards`` whose values add up to ``total``, in increasing mask order
+    (so by their highest card first: move lists keep a stable order)."""
     found: list[int] = []
-    masks = [0]
-    sums = [0]
+    _collect(cards, total, 0, found)
+    return tuple(found)
+
+
+def _collect(cards: int, total: int, chosen: int, found: list[int]) -> None:
+    """Append ``chosen | subset`` to ``found`` for each subset of ``cards`` worth ``total``,
+    in increasing mask order: for each highest card, lowest first, that card alone and
+    then the subsets of the cards below it worth the rest. A branch stops as soon as the
+    cards below cannot make up the rest, so a crowded table costs little; compiled, it is
+    all machine arithmetic but for the subsets found."""
+    below = 0  # the capture values of the cards of ``cards`` below ``bit``, added up
     rest = cards
     while rest:
         bit = rest & -rest
         rest ^= bit
         value = _VALUES[bit.bit_length() - 1]
-        for k in range(len(masks)):
-            worth = sums[k] + value
-            if worth < total:
-                masks.append(masks[k] | bit)
-                sums.append(worth)
-            elif worth == total:
-                found.append(masks[k] | bit)
-    return tuple(found)
+        need = total - value
+        if need == 0:
+            found.append(chosen | bit)
+        elif 0 < need <= below:
+            _collect(cards & (bit - 1), need, chosen | bit, found)
+        below += value
 
 
 def _singles(mask: int) -> tuple[int, ...]:
