@@ -39,7 +39,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
 import uvloop
+from websockets.exceptions import ConnectionClosed
 
 from scopa.client import Lobby, TableConnection
 
@@ -80,61 +82,60 @@ async def person(
     stop: asyncio.Event,
     seed: float,
 ) -> None:
-    """Play until ``stop``, then until the last move this person sent is acknowledged."""
+    """Play until ``stop``, then read on until the socket is closed (once every move sent is
+    acknowledged). Lean, since the simulated people share the machine with the servers: one
+    timer and one send per move, messages read straight off the socket with orjson."""
     rng = random.Random(seed)
-    last_version: dict[int, int] = {}
-    pending: asyncio.Task[None] | None = None
+    socket = connection.socket
+    loop = asyncio.get_running_loop()
+    match, version = connection.match, connection.version
+    sending: set[asyncio.Task[None]] = set()
 
-    async def play_later(match: int, version: int, move: str) -> None:
-        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-        if stop.is_set() or connection.match != match or connection.version != version:
+    def send(for_match: int, for_version: int, move: str) -> None:
+        if stop.is_set() or (match, version) != (for_match, for_version):
             return
-        table.sent_at[(match, version + 1)] = time.perf_counter()
+        table.sent_at[(for_match, for_version + 1)] = time.perf_counter()
         stats.sent += 1
-        await connection.move(move)
+        text = orjson.dumps({"type": "move", "move": move, "version": for_version}).decode()
+        task = asyncio.create_task(socket.send(text))
+        sending.add(task)
+        task.add_done_callback(sending.discard)
 
-    def consider(message_view: dict[str, Any]) -> None:
-        nonlocal pending
-        if connection.my_turn and not stop.is_set():
-            assert connection.match is not None and connection.version is not None
-            move = rng.choice(message_view["legal_moves"])
-            pending = asyncio.create_task(play_later(connection.match, connection.version, move))
+    def consider(view: dict[str, Any]) -> None:
+        if view["to_move"] == seat and view["legal_moves"] and not stop.is_set():
+            assert match is not None and version is not None
+            delay = think * rng.uniform(0.5, 1.5)
+            loop.call_later(delay, send, match, version, rng.choice(view["legal_moves"]))
 
     assert connection.view is not None
     consider(connection.view)
-    while True:
-        if stop.is_set() and (pending is None or pending.done()):
-            outstanding = [k for k in table.sent_at if k[1] > table.acked_version.get(k[0], 0)]
-            if not outstanding:
-                return
-        try:
-            message = await connection.recv(0.5)
-        except TimeoutError:
-            continue
-        now = time.perf_counter()
-        kind = message["type"]
-        if kind == "error":
-            stats.errors.append(f"{table.code} seat {seat}: {message['code']} {message['message']}")
-        elif kind == "state":
-            match, version = message["match"], message["version"]
-            previous = last_version.get(match)
-            if previous is not None and version != previous + 1:
-                stats.gaps += 1
-            last_version[match] = version
-            sent = table.sent_at.get((match, version))
-            play = message["play"]
-            if sent is not None and play is not None:
-                if play["seat"] == seat:
-                    stats.ack_ms.append((now - sent) * 1000)
-                    stats.acked += 1
-                    table.acked_version[match] = version
-                else:
-                    stats.broadcast_ms.append((now - sent) * 1000)
-            consider(message["view"])
-        elif kind == "over" and seat == 0:
-            stats.matches_finished += 1
-            if not stop.is_set():
-                await lobby.rematch(table.code, table.tokens[0])
+    with contextlib.suppress(ConnectionClosed):
+        async for text in socket:
+            now = time.perf_counter()
+            message = orjson.loads(text)
+            kind = message["type"]
+            if kind == "error":
+                stats.errors.append(
+                    f"{table.code} seat {seat}: {message['code']} {message['message']}"
+                )
+            elif kind == "state":
+                if message["match"] == match and message["version"] != (version or 0) + 1:
+                    stats.gaps += 1
+                match, version = message["match"], message["version"]
+                sent = table.sent_at.get((match, version))
+                play = message["play"]
+                if sent is not None and play is not None:
+                    if play["seat"] == seat:
+                        stats.ack_ms.append((now - sent) * 1000)
+                        stats.acked += 1
+                        table.acked_version[match] = version
+                    else:
+                        stats.broadcast_ms.append((now - sent) * 1000)
+                consider(message["view"])
+            elif kind == "over" and seat == 0:
+                stats.matches_finished += 1
+                if not stop.is_set():
+                    await lobby.rematch(table.code, table.tokens[0])
 
 
 async def seat_table(
@@ -232,6 +233,12 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> int
         cpu = total_cpu(pids) - cpu_before
         mine = cpu_seconds(os.getpid()) - mine_before
         used = {name: total_cpu(found) - others_before[name] for name, found in others.items()}
+        # The moves in flight: wait for their acknowledgements, then let everyone go.
+        drained = time.perf_counter() + DRAIN_SECONDS
+        while stats.acked < stats.sent and time.perf_counter() < drained:
+            await asyncio.sleep(0.1)
+        for connection in (c for _, connections in seated for c in connections):
+            await connection.close()
         _, late = await asyncio.wait(people, timeout=DRAIN_SECONDS)
         for task in late:
             task.cancel()
@@ -245,8 +252,6 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> int
             acked = table.acked_version.get(info["match"], 0)
             if info["version"] < acked:
                 lost += acked - info["version"]
-        for connection in (c for _, connections in seated for c in connections):
-            await connection.close()
     moves = stats.acked
     print(f"played: {played:.1f} s, think time {args.think:g} s on average")
     print(f"moves: {moves} acknowledged of {stats.sent} sent, {moves / played:.0f} moves/s, "

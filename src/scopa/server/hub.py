@@ -30,6 +30,8 @@ from typing import Any, Final, Protocol
 import redis as sync_redis
 import redis.asyncio as redis
 
+from .protocol import encode
+
 log = logging.getLogger(__name__)
 
 Deliver = Callable[[dict[str, Any]], Awaitable[None]]
@@ -190,7 +192,7 @@ class RedisHub:
     async def send(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
         async with self.redis.pipeline(transaction=False) as pipe:
             for process, message in messages:
-                pipe.publish(self._inbox(process), json.dumps(message, separators=(",", ":")))
+                pipe.publish(self._inbox(process), encode(message))
             await pipe.execute()
 
     def _owned(self, process: str) -> str:

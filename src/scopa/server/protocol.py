@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
+import orjson
+
 ERROR_CODES: Final = (
     "bad_json",  # not a JSON object
     "bad_message",  # a known type with missing or wrong fields
@@ -153,8 +155,17 @@ def parse(text: str) -> ClientMessage:
 
 
 def encode(message: dict[str, Any]) -> str:
-    """Compact JSON: thousands of these go out every second under load."""
-    return json.dumps(message, separators=(",", ":"))
+    """Compact JSON: thousands of these go out every second under load, so orjson writes them
+    (a view in a tenth of the standard library's time); what it cannot write (an integer past
+    64 bits, a lone surrogate, both only ever echoed from a client) the standard library does.
+
+    >>> encode({"type": "pong"}), encode({"type": "error", "ref": 2**70})
+    ('{"type":"pong"}', '{"type":"error","ref":1180591620717411303424}')
+    """
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(message, separators=(",", ":"))
 
 
 def error_message(error: ProtocolError) -> str:
