@@ -73,3 +73,31 @@ def test_tournaments_can_field_it() -> None:
     from scopa.players import LEVELS
 
     assert "learned" not in LEVELS
+
+
+def test_the_shipped_team_weights_record_their_making() -> None:
+    from scopa.players.evaluation import evaluation_for
+
+    rules = Rules.preset("scopa", players=4)
+    path = weights_path(rules)
+    assert path.name == "scopa-4p.npz" and path.stat().st_size < 5_000_000
+    meta = evaluation_for(rules).meta
+    assert meta["rules"] == "scopa-4p" and meta["seed"] == 15 and meta["generation"] == 0
+    assert meta["positions"] > 500_000 and len(meta["data_sha256"]) == 64
+    assert meta["held_out_loss"] < meta["baseline_loss"]
+
+
+def test_a_learned_pair_plays_a_whole_team_match_against_an_expert_pair() -> None:
+    from scopa.players.expert import ExpertPlayer
+
+    rules = Rules.preset("scopa", players=4)
+    game = Game.new(rules, seed=3)
+    players = [LearnedPlayer(seed=seat, samples=8, time_budget=None) if seat % 2 == 0
+               else ExpertPlayer(seed=seat) for seat in range(4)]
+    while not game.is_over:
+        seat = game.to_move
+        assert seat is not None
+        move = players[seat].choose(game.view(seat))
+        assert move in game.legal_moves()
+        game.play(move)
+    assert game.winner in (0, 1)
