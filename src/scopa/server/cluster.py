@@ -135,6 +135,9 @@ class Cluster:
     async def _send_all(self) -> None:
         while True:
             batch = [await self._outbox.get()]
+            # One turn of the loop more: what the task that queued this one queues next (a
+            # move's ``played`` after its states) goes out in the same publish.
+            await asyncio.sleep(0)
             while not self._outbox.empty():
                 batch.append(self._outbox.get_nowait())
             try:

@@ -168,6 +168,11 @@ def encode(message: dict[str, Any]) -> str:
         return json.dumps(message, separators=(",", ":"))
 
 
+def encode_list(messages: list[dict[str, Any]]) -> str:
+    """Messages as one JSON array, as :func:`encode` writes each."""
+    return f"[{','.join(encode(message) for message in messages)}]"
+
+
 def error_message(error: ProtocolError) -> str:
     message: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
     if error.ref is not None:

@@ -134,6 +134,9 @@ class Table:
         self._hints: dict[int, tuple[tuple[int | None, int], dict[str, Any]]] = {}
         """The last hint worked out for each seat, by the (match, version) it is for."""
         self._turn: asyncio.Task[None] | None = None
+        self._clock: asyncio.TimerHandle | None = None
+        """The person to move's turn clock: a timer, not a sleeping task, since it is set and
+        cancelled at nearly every move of a table of people."""
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- facts -----------------------------------------------------------------------------
@@ -144,7 +147,12 @@ class Table:
 
     def is_idle(self) -> bool:
         """Nobody is listening and nothing is running: the table may leave memory."""
-        return not self.listeners and not self._tasks and not self.lock.locked()
+        return (
+            not self.listeners
+            and not self._tasks
+            and self._clock is None
+            and not self.lock.locked()
+        )
 
     def touch(self) -> None:
         self.touched = now()
@@ -614,6 +622,9 @@ class Table:
         if self._turn is not None:
             self._turn.cancel()
             self._turn = None
+        if self._clock is not None:
+            self._clock.cancel()
+            self._clock = None
         game = self.game
         if game is None or self.status != "playing" or game.to_move is None:
             return
@@ -626,7 +637,13 @@ class Table:
                 self._bot_turn(seat.seat, bots.stand_in_level(), self.version)
             )
         elif self._settings.turn_timeout is not None and self._people() >= 2:
-            self._turn = self._spawn(self._timed_out(seat.seat, self.version))
+            self._clock = asyncio.get_running_loop().call_later(
+                self._settings.turn_timeout, self._clock_ran_out, seat.seat, self.version
+            )
+
+    def _clock_ran_out(self, seat: int, version: int) -> None:
+        self._clock = None
+        self._turn = self._spawn(self._timed_out(seat, version))
 
     def _people(self) -> int:
         return sum(seat.kind == "human" for seat in self.seats)
@@ -645,8 +662,6 @@ class Table:
         """The person at ``seat`` let their turn's clock run out (gone, or here and silent): a
         stand-in plays for them (shown in the seat's ``stand_in``) from now on, until they come
         back (:meth:`come_back`, or a ``hello`` with the seat's token)."""
-        assert self._settings.turn_timeout is not None
-        await asyncio.sleep(self._settings.turn_timeout)
         async with self.lock:  # not while the person's move, or their coming back, is stored
             if self.version != version or seat in self.stand_ins:
                 return
@@ -716,6 +731,9 @@ class Table:
 
     async def close(self) -> None:
         """Stop the table's bots and timers (the server is shutting down)."""
+        if self._clock is not None:
+            self._clock.cancel()
+            self._clock = None
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
