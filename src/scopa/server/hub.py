@@ -100,6 +100,13 @@ class Hub(Protocol):
     async def orphans(self) -> list[str]:
         """The tables that processes now dead owned (each dead process is then forgotten)."""
 
+    async def lobby_changed(self) -> None:
+        """A waiting table changed (made, joined, left, started, expired) in the database:
+        every process's copy of the open-table list is out of date."""
+
+    async def lobby_version(self) -> int:
+        """A number that changes with every :meth:`lobby_changed`, in any process."""
+
 
 class LocalHub:
     """One process alone: it owns every table, and there is nobody else."""
@@ -138,6 +145,12 @@ class LocalHub:
 
     async def orphans(self) -> list[str]:
         return []
+
+    async def lobby_changed(self) -> None:
+        pass
+
+    async def lobby_version(self) -> int:
+        return 0
 
 
 class RedisHub:
@@ -274,6 +287,12 @@ class RedisHub:
     async def _now(self) -> float:
         seconds, micros = await self.redis.time()
         return float(seconds) + float(micros) / 1e6
+
+    async def lobby_changed(self) -> None:
+        await self.redis.incr(f"{PREFIX}lobby")
+
+    async def lobby_version(self) -> int:
+        return int(await self.redis.get(f"{PREFIX}lobby") or 0)
 
     async def alive(self) -> set[str]:
         now = await self._now()

@@ -30,6 +30,9 @@ from .workers import RemoteBots
 
 log = logging.getLogger(__name__)
 
+LOBBY_CACHE_SECONDS = 5.0
+"""The longest a process answers the open-table list from its copy, however quiet the lobby
+(a change is seen at once, through the lobby's version; this bounds what a lost word costs)."""
 CODE_ATTEMPTS = 20
 """Table codes tried before giving up: with 32**6 codes a clash is rare, twenty in a row is a
 broken database."""
@@ -88,6 +91,9 @@ class CardRoom:
         """Sockets open now that have not said hello yet."""
         self._loading = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
+        self._open_list: tuple[int, float, list[dict[str, Any]]] | None = None
+        """The open-table list as last read from the database: the lobby's version it was
+        read at, when, and the list."""
 
     async def open(self) -> None:
         """Migrate the database, expire the waiting tables that waited too long, then (alone)
@@ -95,7 +101,8 @@ class CardRoom:
         tables come back when someone asks for them, or when their owner dies."""
         await self.storage.open()
         await self.limits.open()
-        await self.storage.expire_waiting(now() - self._expiry)
+        if await self.storage.expire_waiting(now() - self._expiry):
+            await self._lobby_changed()
         if not self.hub.shared:
             for code in await self.storage.active_table_codes():
                 await self.locate(code)
@@ -134,7 +141,14 @@ class CardRoom:
                 table.status != "waiting" and table.is_idle() and table.touched + idle <= at
             ):
                 await self._evict(table)
-        await self.storage.expire_waiting(at - self._expiry)
+        if await self.storage.expire_waiting(at - self._expiry):
+            await self._lobby_changed()
+
+    async def _lobby_changed(self) -> None:
+        try:
+            await self.hub.lobby_changed()
+        except Exception:
+            log.exception("could not tell the other processes that the lobby changed")
 
     async def _evict(self, table: Table) -> None:
         async with self._loading:
@@ -179,7 +193,8 @@ class CardRoom:
         epoch: int = 0,
     ) -> Table:
         return Table(
-            code, rules, look, status, seats, self.storage, self.settings, self.pool, epoch=epoch
+            code, rules, look, status, seats, self.storage, self.settings, self.pool, epoch=epoch,
+            lobby_changed=self.hub.lobby_changed if self.hub.shared else None,
         )
 
     def _restore(self, stored: StoredTable, epoch: int) -> Table:
@@ -241,19 +256,30 @@ class CardRoom:
                 await self.hub.release(code)
                 continue
             table = self.tables[code] = self._new_table(code, rules, look, "waiting", seats)
+            await self._lobby_changed()
             return table, mine, token
         raise LobbyError(503, "could not find a free table code; try again")
 
     async def open_tables(self) -> list[dict[str, Any]]:
         """Tables waiting for people, oldest first, as the lobby shows them: from memory when
-        this process is alone, else from the database, so every process lists the same."""
+        this process is alone, else from the database, so every process lists the same. The
+        list read from the database is kept while the lobby's version in Redis stays the same
+        (every process changes it with each change to a waiting table), for
+        :data:`LOBBY_CACHE_SECONDS` at most: a request costs one Redis read, not the two
+        queries (and one per table waiting for a rematch) of reading it again."""
         if not self.hub.shared:
             return [table.info() for table in self.tables.values() if table.is_open()]
+        version = await self.hub.lobby_version()
+        moment = asyncio.get_running_loop().time()
+        kept = self._open_list
+        if kept is not None and kept[0] == version and moment - kept[1] < LOBBY_CACHE_SECONDS:
+            return kept[2]
         found = []
         for stored in await self.storage.waiting_tables():
             table = self.tables.get(stored.code) or self._restore(stored, stored.epoch)
             if table.is_open():
                 found.append(table.info())
+        self._open_list = (version, moment, found)
         return found
 
     async def match_record(self, match_id: int) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
@@ -105,6 +105,7 @@ class Table:
         pool: bots.Bots,
         touched: datetime | None = None,
         epoch: int = 0,
+        lobby_changed: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.code = code
         self.rules = rules
@@ -133,6 +134,8 @@ class Table:
         self._pool = pool
         self._hints: dict[int, tuple[tuple[int | None, int], dict[str, Any]]] = {}
         """The last hint worked out for each seat, by the (match, version) it is for."""
+        self._lobby_changed = lobby_changed
+        """Called once a change that the lobby's open-table list shows is stored."""
         self._turn: asyncio.Task[None] | None = None
         self._clock: asyncio.TimerHandle | None = None
         """The person to move's turn clock: a timer, not a sleeping task, since it is set and
@@ -369,6 +372,7 @@ class Table:
             await self._stored(self._storage.save_seat(self.code, taken, epoch=self.epoch))
             self.seats[chosen.seat] = taken
             self.touch()
+            await self._listed()
             self._broadcast_table()
             return chosen.seat, token
 
@@ -387,6 +391,7 @@ class Table:
             self.seats[seat.seat] = left
             self.stand_ins.discard(seat.seat)
             self.touch()
+            await self._listed()
             # Whoever takes the seat next must not be watched through the old connections.
             gone = encode(
                 {"type": "error", "code": "bad_token", "message": "you left this seat"}
@@ -420,6 +425,7 @@ class Table:
                 await self._stored(
                     self._storage.set_status(self.code, "waiting", self.touched, epoch=self.epoch)
                 )
+                await self._listed()
                 self._broadcast_table()
                 return
             await self._start_match()
@@ -447,6 +453,7 @@ class Table:
                 log.warning("table %s: not expired here: %s", self.code, error)
                 return
             self.status = "expired"
+            await self._listed()
             self._broadcast_table()
 
     async def _start_match(self) -> None:
@@ -465,6 +472,7 @@ class Table:
         )
         self.game, self.plays, self._deck = game, [], None
         self.status = "playing"
+        await self._listed()
         self.stand_ins.clear()
         self.touch()
         self._broadcast_table()
@@ -679,6 +687,16 @@ class Table:
             log.warning("table %s: stand-ins not stored: %s", self.code, error)
             return False
         return True
+
+    async def _listed(self) -> None:
+        """Tell every process that the open-table list changed (a lost word costs only a
+        list out of date until the next change)."""
+        if self._lobby_changed is None:
+            return
+        try:
+            await self._lobby_changed()
+        except Exception:
+            log.exception("table %s: could not tell the lobby it changed", self.code)
 
     async def _stored(self, write: Awaitable[T]) -> T:
         """Await a write of this table. One the database refused, since another process took
