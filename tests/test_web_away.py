@@ -50,3 +50,37 @@ def test_an_away_friend_is_shown_and_played_for(browser: Browser,
     assert "the computer plays for them" in page.inner_text('.seat[data-seat="1"]')
     page.wait_for_selector(".hand button.playable")
     ada.check()
+
+
+@pytest.fixture(scope="module")
+def still_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Three-second turns; a stand-in plays its first move when the clock runs out and every
+    later one after ten minutes, so the table stands still once both seats have timed out."""
+    db = sqlite_url(tmp_path_factory.mktemp("still") / "room.db")
+    with subprocess_server(db, "--bot-delay", "600", "--turn-timeout", "3") as server:
+        yield server.url
+
+
+def test_a_person_here_but_silent_is_played_for_until_they_say_they_are_back(
+    browser: Browser, still_server: str
+) -> None:
+    ada = open_page(browser, still_server)
+    ada.page.fill("#name", "Ada")
+    ada.page.click("#create-table")
+    bruno = open_page(browser, ada.page.input_value("#share-link"))
+    bruno.page.fill("#join-name", "Bruno")
+    bruno.page.click("#take-seat")
+    ada.page.wait_for_selector("#start:not([disabled])")
+    ada.page.click("#start")
+    # Both stay, and nobody plays: Ada's turn runs out, then Bruno's; bots play for both.
+    ada.page.wait_for_selector('.seat[data-seat="1"] .status[data-status="stand-in"]')
+    ada.page.wait_for_selector('#board[data-version="2"]')
+    assert "You were away on your turn" in ada.page.inner_text(".come-back")
+    bruno.page.wait_for_selector('.seat[data-seat="0"] .status[data-status="stand-in"]')
+    # Ada says she is back: the seat is hers again, and Bruno sees her here.
+    ada.page.click("#come-back")
+    bruno.page.wait_for_selector('.seat[data-seat="0"] .status[data-status="here"]')
+    ada.page.wait_for_selector(".come-back", state="detached")
+    assert bruno.page.locator('.seat[data-seat="1"] .status[data-status="stand-in"]').count()
+    ada.check()
+    bruno.check()

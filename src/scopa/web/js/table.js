@@ -141,6 +141,16 @@ export function showTable(main, code) {
     return `${what} ${t(`hint.reason.${key}`, words, text)}`;
   }
 
+  // A stand-in plays for this seat (its turn timed out): any message brings the person back,
+  // and this one asks for nothing else (a sync of what is on screen).
+  function backRow() {
+    return h("div", { class: "hint-row come-back", role: "status" },
+      h("p", {}, t("table.you_stand_in")),
+      h("button", { type: "button", id: "come-back", class: "primary",
+        onclick: () => socket.send({ type: "sync", match: s.match, version: s.version }) },
+      t("table.back")));
+  }
+
   function hintRow() {
     const v = s.view;
     const myTurn = v.to_move === s.seat && v.legal_moves.length > 0 && !s.linkDown;
@@ -463,6 +473,7 @@ export function showTable(main, code) {
     v.winner !== null ? overPanel() : null,
     s.seat !== null ? hand() : h("p", {}, t("table.watching")),
     s.seat !== null && v.winner === null ? whyText() : null,
+    s.seat !== null && v.winner === null && seatOf(s.seat)?.stand_in ? backRow() : null,
     s.seat !== null && v.winner === null ? hintRow() : null,
     h("p", { class: "stock" }, t("table.stock", { count: v.stock_size, round: v.round_number + 1 })),
     s.seat === null && s.table.seats.some((seat) => seat.open) ? joinForm() : null);
