@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scopa import CARDS, Card, Game, IllegalMoveError, Rules, capture_options
-from scopa.capture import _subsets_worth, move_generator
+from scopa.capture import _collect, _grow_subsets, _subsets_worth, move_generator
 from scopa.cards import mask_of, value_of
 
 from .conftest import card, cards, codes, deal
@@ -251,8 +251,8 @@ def test_a_random_pick_is_the_move_at_that_fraction_of_the_legal_moves(
     assert generator.pick(hand, table, fraction) is moves[int(fraction * len(moves))]
 
 
-@settings(max_examples=300)
-@given(st.lists(st.sampled_from(CARDS), max_size=12, unique=True), st.integers(1, 15))
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(CARDS), max_size=10, unique=True), st.integers(1, 15))
 def test_the_subsets_worth_a_total_are_all_of_them_in_increasing_mask_order(
     chosen: list[Card], total: int
 ) -> None:
@@ -262,3 +262,7 @@ def test_the_subsets_worth_a_total_are_all_of_them_in_increasing_mask_order(
     ]
     worth = sorted(mask for mask in every if value_of(mask) == total)
     assert _subsets_worth(mask_of(chosen), total) == tuple(worth)
+    assert _grow_subsets(mask_of(chosen), total) == tuple(worth)
+    found: list[int] = []
+    _collect(mask_of(chosen), total, 0, found)
+    assert found == worth

@@ -10,7 +10,13 @@ from hypothesis import strategies as st
 
 from scopa import CARDS, Card, Game, Move, Rules
 from scopa.cards import mask_of
-from scopa.round import Round, bonus_sweeps, shuffled_deck
+from scopa.round import (
+    Round,
+    _deck_by_bytes,
+    _deck_by_floats,
+    bonus_sweeps,
+    shuffled_deck,
+)
 
 from .conftest import cards, deck_starting, rules_variants, variant_id
 from .referee import RoundReferee
@@ -132,3 +138,19 @@ def test_a_random_rollout_is_the_random_moves_played_one_by_one(rules: Rules) ->
     assert state.over
     assert state.key() == by_hand.key()
     assert state.scores() == by_hand.scores()
+
+
+@pytest.mark.parametrize("seeds", [range(2000), [60070, 80365, 94450]])
+def test_a_seed_deals_the_decks_it_always_dealt_both_ways(seeds: range | list[int]) -> None:
+    # The decks have always been the cards sorted by one rng.random() each, in card order.
+    # Seeds 60070, 80365 and 94450 deal first decks where two keys share their top bits.
+    bits = [card.bit for card in CARDS]
+    for seed in seeds:
+        reference, by_floats, by_bytes, dealt = (random.Random(seed) for _ in range(4))
+        for _ in range(3):
+            keys = [reference.random() for _ in bits]
+            expected = [bits[i] for i in sorted(range(40), key=keys.__getitem__)]
+            assert _deck_by_floats(by_floats) == expected
+            assert _deck_by_bytes(by_bytes) == expected
+            assert shuffled_deck(dealt) == expected
+        assert reference.random() == by_floats.random() == by_bytes.random() == dealt.random()

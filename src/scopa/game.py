@@ -20,7 +20,7 @@ from .errors import IllegalMoveError, InvalidMoveError
 from .moves import Move, move_of
 from .round import Round, shuffled_deck
 from .rules import Rules
-from .scoring import RoundScore, match_winner
+from .scoring import RoundScore, match_winner, score_piles
 from .view import Play, View
 
 RECORD_FORMAT: Final = 1
@@ -140,7 +140,8 @@ class Game:
         self._to_move: int | None = self._state.to_move
 
     def _end_round(self) -> None:
-        scores = self._state.scores()
+        state = self._state
+        scores = score_piles(self.rules, state.piles, state.sweeps)
         self._round_scores.append(scores)
         for side, score in enumerate(scores):
             self._scores[side] += score.total

@@ -71,13 +71,68 @@ def core() -> str:
 
 
 def shuffled_deck(rng: random.Random) -> list[int]:
-    """A uniformly shuffled deck of single-card masks, top first."""
-    # Sorting by random keys is a uniform shuffle, twice as fast as random.shuffle. The
-    # keys are drawn in card order, as they always were, so a seed deals the same decks.
+    """A uniformly shuffled deck of single-card masks, top first.
+
+    The deck is the 40 cards sorted by a key ``rng.random()`` each, drawn in card order
+    (a uniform shuffle, twice as fast as ``random.shuffle``), as it always was: a seed
+    deals the same decks. It takes one of two ways to that order, the faster in the form
+    running (the tests check both against the keys).
+    """
+    return _deck_by_bytes(rng) if _COMPILED else _deck_by_floats(rng)
+
+
+def _deck_by_floats(rng: random.Random) -> list[int]:
+    """Pure: the cards sorted by a key drawn for each as the sort asks (in card order)."""
     random_key = rng.random
-    keys = [random_key() for _ in range(40)]
+    return sorted(_BITS, key=lambda _: random_key())
+
+
+def _deck_by_bytes(rng: random.Random) -> list[int]:
+    """Compiled: the same order from one ``getrandbits`` call and machine arithmetic.
+
+    ``rng.random()`` draws two 32-bit words ``a`` then ``b`` and is ``(a >> 5) * 2**26 +
+    (b >> 6)`` over ``2**53``; ``getrandbits(2560)`` draws the same 80 words, the first
+    lowest. The cards are sorted by the top 24 bits of ``a`` with the card's index
+    below them, which orders them as the keys do unless two cards share those bits (about
+    one deck in 20,000): then the full keys, ties to the lower index as a stable sort.
+    """
+    data = rng.getrandbits(2560).to_bytes(320, "little")
+    keys: list[int] = []
+    for i in range(40):
+        j = 8 * i
+        keys.append((data[j + 1] | data[j + 2] << 8 | data[j + 3] << 16) << 6 | i)
+    keys.sort()
+    previous = -1
+    for key in keys:
+        if key >> 6 == previous:
+            return _deck_by_full_keys(data)
+        previous = key >> 6
     bits = _BIT_OBJECTS
-    return cast(list[int], [bits[i] for i in sorted(range(40), key=keys.__getitem__)])
+    return cast(list[int], [bits[key & 63] for key in keys])
+
+
+def _deck_by_full_keys(data: bytes) -> list[int]:
+    """:func:`_deck_by_bytes` when two cards share the top bits of their keys."""
+    keys: list[int] = []
+    for i in range(40):
+        j = 8 * i
+        a = data[j] | data[j + 1] << 8 | data[j + 2] << 16 | data[j + 3] << 24
+        b = data[j + 4] | data[j + 5] << 8 | data[j + 6] << 16 | data[j + 7] << 24
+        keys.append(((a >> 5) << 26 | b >> 6) << 6 | i)
+    keys.sort()
+    bits = _BIT_OBJECTS
+    return cast(list[int], [bits[key & 63] for key in keys])
+
+
+def _union(cards: list[int], start: int, stop: int) -> int:
+    """The cards ``cards[start:stop]`` (single-card masks) as one mask, compiled: a native
+    loop, where ``sum(cards[start:stop])``, the pure form's one built-in call for the same
+    (distinct bits: their sum is their union), would box and add them one by one."""
+    stop = min(stop, len(cards))
+    union = 0
+    for i in range(start, stop):
+        union |= cards[i]
+    return union
 
 
 def _splits_into_fifteens(mask: int, groups: int) -> bool:
@@ -230,20 +285,22 @@ class Round:
     @classmethod
     def deal(cls, rules: Rules, leader: int, next_deck: Callable[[], list[int]]) -> Round:
         """Deal a new round from ``next_deck()`` (again for each redeal), ``leader`` first."""
-        facts = _facts_of(rules)
+        facts = _LAST_FACTS[0] if _LAST_FACTS else _facts_of(rules)
+        if facts.rules is not rules:
+            facts = _facts_of(rules)
         players, size = facts.players, facts.hand_size
         dealt = players * size
         while True:
             deck = next_deck()
             hands = [0] * players
+            # The cards are distinct bits, so their sum is their union (see ``_union``).
             for k in range(players):
-                hand = 0
-                for bit in deck[k * size : (k + 1) * size]:
-                    hand |= bit
-                hands[(leader + k) % players] = hand
-            table = 0
-            for bit in deck[dealt : dealt + facts.table_size]:
-                table |= bit
+                start, end = k * size, (k + 1) * size
+                hands[(leader + k) % players] = (
+                    _union(deck, start, end) if _COMPILED else sum(deck[start:end])
+                )
+            end = dealt + facts.table_size
+            table = _union(deck, dealt, end) if _COMPILED else sum(deck[dealt:end])
             if not (facts.kings_redeal and (table & _KINGS).bit_count() >= 3):
                 break
         sides = facts.sides
@@ -342,13 +399,13 @@ class Round:
         # generic number operation, this is native arithmetic.
         hands[seat] = hands[seat] ^ bit
         captured = move.captured_mask
-        table = self.table
         swept = False
         if captured:
             side = seat % facts.sides
             piles = self.piles
             piles[side] = piles[side] | captured | bit
             self.last = side
+            table = self.table
             if captured == table and not bit & facts.aces_take_all:
                 # The round's very last play scores no sweep unless the rules count it.
                 swept = facts.last_play_sweep or self.dealt < len(self.stock) or any(hands)
@@ -357,7 +414,7 @@ class Round:
                     sweeps[side] = sweeps[side] + 1
             self.table = table ^ captured
         else:
-            self.table = table | bit
+            self.table = self.table | bit
         seat += 1
         if seat == facts.players:
             seat = 0
@@ -395,16 +452,14 @@ class Round:
         hands = self.hands
         seat = first
         for _ in range(players):
-            hand = 0
-            for bit in stock[pos : pos + size]:
-                hand |= bit
-            hands[seat] = hand
+            end = pos + size
+            hands[seat] = _union(stock, pos, end) if _COMPILED else sum(stock[pos:end])
             pos += size
             seat += 1
             if seat == players:
                 seat = 0
         # A guessed position may hold a stock short of a whole deal: the last hands are short.
-        self.dealt = min(pos, len(stock))
+        self.dealt = pos if pos < len(stock) else len(stock)
 
     def _finish(self) -> None:
         """The round's end: the cards left on the table go to the last capturer (no sweep)."""
