@@ -23,7 +23,9 @@ from setuptools.command.build_py import build_py
 
 # Rules and View stay pure: they are built from outside data, and there a wrong type should
 # get the ValueError that names the field, not the TypeError a compiled signature raises.
-CORE = ["cards", "moves", "errors", "capture", "scoring", "round", "game"]
+# The playout policy (players/simulation) compiles with the core: it is the master's inner
+# loop, and takes only masks and the round state.
+CORE = ["cards", "moves", "errors", "capture", "scoring", "round", "game", "players/simulation"]
 
 choice = os.environ.get("SCOPA_COMPILE", "")
 required = choice == "1"

@@ -18,7 +18,7 @@ SCOPA_COMPILE=1 "$venv/bin/python" -m pip install --quiet --no-build-isolation -
 rm -rf build
 "$venv/bin/python" - <<'PY'
 import importlib
-for name in ("cards", "moves", "errors", "capture", "scoring", "round", "game"):
+for name in ("cards", "moves", "errors", "capture", "scoring", "round", "game", "players.simulation"):
     module = importlib.import_module(f"scopa.{name}")
     assert module.__file__ and not module.__file__.endswith(".py"), f"{module.__file__} is not compiled"
 print("compiled core:", importlib.import_module("scopa.round").__file__)

@@ -47,5 +47,5 @@ check bash scripts/build_compiled.sh
 check .venv-compiled/bin/pytest -p no:cacheprovider tests/test_cards.py tests/test_moves.py \
     tests/test_rules.py tests/test_capture.py tests/test_scoring.py tests/test_game.py \
     tests/test_view.py tests/test_round.py tests/test_properties.py tests/test_records.py \
-    tests/test_players.py tests/test_cli.py "$@"
+    tests/test_players.py tests/test_cli.py tests/test_master.py tests/test_solver.py "$@"
 exit "$status"

@@ -94,12 +94,21 @@ def _singles(mask: int) -> tuple[int, ...]:
 
 def capture_masks(rules: Rules, table: int, card_id: int) -> tuple[int, ...]:
     """Every legal capture (as a mask) for playing card ``card_id`` onto ``table``."""
+    return _capture_masks(
+        table, card_id, rules.capture == "sum", rules.fewest_cards, rules.ace_takes_all
+    )
+
+
+def _capture_masks(
+    table: int, card_id: int, sum_capture: bool, fewest_cards: bool, ace_takes_all: bool
+) -> tuple[int, ...]:
+    """:func:`capture_masks` with the rules' fields read once (by the move generator)."""
     if not table:
         return ()
-    if rules.ace_takes_all and card_id % 10 == 0:
+    if ace_takes_all and card_id % 10 == 0:
         return (table,)
     value = _VALUES[card_id]
-    if rules.capture == "sum":
+    if sum_capture:
         equal = table & VALUE_MASKS[value]
         if equal:
             # Equal-card priority: a table card of the same value must be taken alone.
@@ -111,7 +120,7 @@ def capture_masks(rules: Rules, table: int, card_id: int) -> tuple[int, ...]:
     else:
         target = 15 - value
         options = _subsets_worth(table & _BELOW[target + 1], target)
-    if rules.fewest_cards and len(options) > 1:
+    if fewest_cards and len(options) > 1:
         fewest = min(mask.bit_count() for mask in options)
         options = tuple(mask for mask in options if mask.bit_count() == fewest)
     return options
@@ -176,6 +185,9 @@ class MoveGenerator:
         self._cards = [_CardMoves(rules, card_id) for card_id in range(40)]
         self._captures: dict[int, tuple[int, ...]] = {}
         self._hands: dict[int, tuple[_CardMoves, ...]] = {}
+        self._sum_capture = rules.capture == "sum"
+        self._fewest_cards = rules.fewest_cards
+        self._ace_takes_all = rules.ace_takes_all
         self._free_trails = rules.must_capture == "none"
         self._trail_only_without_capture = rules.must_capture == "hand"
 
@@ -214,7 +226,9 @@ class MoveGenerator:
         the memo of hands (a dictionary look-up that boxes the 40-bit key), and the
         trails are counted on a mask; the moves and their order are :meth:`moves`'."""
         every = self._cards
-        captures: list[Move] = []
+        # The captures, in order: usually one card's (``first``), a list only for more.
+        first: tuple[Move, ...] = ()
+        more: list[Move] | None = None
         trails = 0
         trail_count = 0
         rest = hand
@@ -228,19 +242,24 @@ class MoveGenerator:
                 if found is None:
                     found = self._card_moves(card, seen)
                 if found:
-                    captures.extend(found)
+                    if not first:
+                        first = found
+                    elif more is None:
+                        more = [*first, *found]
+                    else:
+                        more.extend(found)
                     if self._free_trails:
                         trails |= low
                         trail_count += 1
                     continue
             trails |= low
             trail_count += 1
-        capture_count = len(captures)
+        capture_count = len(first) if more is None else len(more)
         if capture_count and self._trail_only_without_capture:
             trail_count = 0
         index = int(fraction * (capture_count + trail_count))
         if index < capture_count:
-            return captures[index]
+            return first[index] if more is None else more[index]
         for _ in range(index - capture_count):
             trails &= trails - 1
         return every[(trails & -trails).bit_length() - 1].trail
@@ -265,7 +284,9 @@ class MoveGenerator:
         key = seen << 4 | _VALUES[card_id]
         masks = captures.get(key)
         if masks is None:
-            masks = captures[key] = capture_masks(self.rules, seen, card_id)
+            masks = captures[key] = _capture_masks(
+                seen, card_id, self._sum_capture, self._fewest_cards, self._ace_takes_all
+            )
         moves = memo[seen] = tuple([move_of(card_id, mask) for mask in masks])
         return moves
 
