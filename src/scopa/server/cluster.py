@@ -141,7 +141,7 @@ class Cluster:
             while not self._outbox.empty():
                 batch.append(self._outbox.get_nowait())
             try:
-                await self.hub.send(batch)
+                await self.hub.send(coalesce(batch))
             except Exception:
                 log.exception("could not send %d messages; they are lost", len(batch))
 
@@ -181,9 +181,10 @@ class Cluster:
     async def _deliver(self, message: dict[str, Any]) -> None:
         op = message.get("op")
         if op == "push":
-            relayed = self.relayed.get(message["conn"])
-            if relayed is not None:
-                relayed.push(message["text"])
+            for conn in message["conns"]:
+                relayed = self.relayed.get(conn)
+                if relayed is not None:
+                    relayed.push(message["text"])
         elif op == "played":
             relayed = self.relayed.get(message["conn"])
             if relayed is not None:
@@ -329,6 +330,39 @@ class Cluster:
         for listener in list(table.listeners):
             listener.close(SERVICE_RESTART, "the table moved: connect again")
         await table.close()
+
+
+def coalesce(batch: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
+    """The batch with each ``push`` as ``{"op": "push", "conns": [...], "text": ...}``, and a
+    text pushed to several sockets of one process (the sockets of one seat, or a table's
+    spectators) sent once for all of them. A push joins an earlier one only when its socket
+    has nothing queued after that one, so every socket's messages keep their order.
+
+    >>> coalesce([("b", {"op": "push", "conn": "a/1", "text": "S"}),
+    ...           ("b", {"op": "push", "conn": "a/2", "text": "S"})])
+    [('b', {'op': 'push', 'conns': ['a/1', 'a/2'], 'text': 'S'})]
+    """
+    out: list[tuple[str, dict[str, Any]]] = []
+    pushed: dict[tuple[str, str], int] = {}
+    """(process, text) -> where its push is in ``out``."""
+    last: dict[str, int] = {}
+    """socket -> where its last message is in ``out``."""
+    for process, message in batch:
+        conn = message.get("conn")
+        if message.get("op") == "push":
+            assert conn is not None
+            key = (process, message["text"])
+            at = pushed.get(key)
+            if at is not None and last.get(conn, -1) < at:
+                out[at][1]["conns"].append(conn)
+                last[conn] = at
+                continue
+            pushed[key] = len(out)
+            message = {"op": "push", "conns": [conn], "text": message["text"]}
+        out.append((process, message))
+        if conn is not None:
+            last[conn] = len(out) - 1
+    return out
 
 
 async def act_here(table: Table, action: str, args: dict[str, Any]) -> dict[str, Any]:
