@@ -136,6 +136,11 @@ async def person(
                 stats.matches_finished += 1
                 if not stop.is_set():
                     await lobby.rematch(table.code, table.tokens[0])
+    if not stop.is_set():
+        stats.errors.append(
+            f"{table.code} seat {seat}: the server closed the connection "
+            f"({socket.close_code} {socket.close_reason})"
+        )
 
 
 async def seat_table(
