@@ -160,13 +160,28 @@ class _CardMoves:
     by that part of the table, its id and its trail. A native class when compiled, so the
     masks are read as machine ints, not unboxed from a tuple on every move."""
 
-    __slots__ = ("card_id", "first", "memo", "second", "trail")
+    __slots__ = ("card_id", "equal_moves", "first", "memo", "rank", "second", "trail")
 
     def __init__(self, rules: Rules, card_id: int) -> None:
         self.first, self.second = _memo_reach(rules, card_id)
         self.memo: dict[int, tuple[Move, ...]] = {}
         self.card_id = card_id
         self.trail = _TRAILS[card_id]
+        # Scopa's equal-card rule (``first`` holds the cards of equal value): the moves for
+        # each set of them on the table, by the 4-bit pattern of their suits, so that
+        # :meth:`MoveGenerator.pick` finds them by arithmetic instead of a memo look-up.
+        self.rank = -1
+        self.equal_moves: tuple[tuple[Move, ...], ...] = ()
+        if rules.capture == "sum" and self.first == VALUE_MASKS[_VALUES[card_id]]:
+            self.rank = rank = card_id % 10
+            self.equal_moves = tuple(
+                tuple(
+                    move_of(card_id, 1 << (suit * 10 + rank))
+                    for suit in range(4)
+                    if pattern >> suit & 1 and suit * 10 + rank != card_id
+                )
+                for pattern in range(16)
+            )
 
 
 class MoveGenerator:
@@ -223,8 +238,9 @@ class MoveGenerator:
         without building the list: the random rollout's step (``Round.play_randomly``).
 
         Compiled, a hand's cards come from its bits (native arithmetic) rather than from
-        the memo of hands (a dictionary look-up that boxes the 40-bit key), and the
-        trails are counted on a mask; the moves and their order are :meth:`moves`'."""
+        the memo of hands (a dictionary look-up that boxes the 40-bit key), cards of equal
+        value on the table give the moves by their pattern (scopa), and the trails are
+        counted on a mask; the moves and their order are :meth:`moves`'."""
         every = self._cards
         # The captures, in order: usually one card's (``first``), a list only for more.
         first: tuple[Move, ...] = ()
@@ -236,22 +252,32 @@ class MoveGenerator:
             low = rest & -rest
             rest ^= low
             card = every[low.bit_length() - 1]
-            seen = table & card.first or table & card.second
-            if seen:
-                found = card.memo.get(seen)
+            rank = card.rank
+            equal = table & card.first if rank >= 0 else 0
+            found: tuple[Move, ...] | None
+            if equal:  # cards of equal value on the table: each alone, by suit
+                found = card.equal_moves[
+                    (equal >> rank & 1)
+                    | (equal >> (rank + 9) & 2)
+                    | (equal >> (rank + 18) & 4)
+                    | (equal >> (rank + 27) & 8)
+                ]
+            else:
+                seen = table & card.first or table & card.second
+                found = card.memo.get(seen) if seen else ()
                 if found is None:
                     found = self._card_moves(card, seen)
-                if found:
-                    if not first:
-                        first = found
-                    elif more is None:
-                        more = [*first, *found]
-                    else:
-                        more.extend(found)
-                    if self._free_trails:
-                        trails |= low
-                        trail_count += 1
-                    continue
+            if found:
+                if not first:
+                    first = found
+                elif more is None:
+                    more = [*first, *found]
+                else:
+                    more.extend(found)
+                if self._free_trails:
+                    trails |= low
+                    trail_count += 1
+                continue
             trails |= low
             trail_count += 1
         capture_count = len(first) if more is None else len(more)
