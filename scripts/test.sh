@@ -26,6 +26,14 @@ eval "$(bash scripts/redis.sh)"
 eval "$(bash scripts/nginx.sh)"
 # The web client's browser tests drive Debian's Chromium: install it when missing, the same way.
 eval "$(bash scripts/chromium.sh)"
+# The systemd units in deploy/ are checked by `systemd-analyze verify` (Debian's systemd package;
+# nothing of systemd runs). Chromium usually brings it; when not, install it, or the check skips.
+if ! command -v systemd-analyze >/dev/null && [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+    { DEBIAN_FRONTEND=noninteractive apt-get update -q &&
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends systemd
+    } </dev/null >"${TMPDIR:-/tmp}/scopa-test-systemd.log" 2>&1 ||
+        echo "scripts/test.sh: apt-get install systemd failed; the unit checks will skip" >&2
+fi
 
 # Run all three checks so one report shows every failure; exit with the first failing status.
 # Nothing is masked: pytest's status 5 (no tests collected) fails the run like any other.
