@@ -1,9 +1,12 @@
 """The learned level's costs: self-play positions per CPU second (the playout policy's,
 generation 0, and a learned generation's), leaves scored per second, and the time a
-decision takes with and without guesses weighted by the opponent's plays, on 2-player scopa.
+decision takes with and without guesses weighted by the opponent's plays, on 2-player scopa;
+and how a learned generation's self-play policy fares against the playout policy it
+replaces, on paired deals (``--duel`` matches; the policy that makes the data has to be
+the stronger one for the next generation to learn better play).
 
     python benchmarks/learned.py [--matches 200] [--decisions 300] [--samples N] [--plies N]
-                                 [--guesses N] [--weighting X]
+                                 [--guesses N] [--weighting X] [--duel N] [--weights FILE]
 
 Figures are CPU seconds where the work is single-process (a shared machine skews wall
 time more), and wall time per decision as a person waits for it. Strength is measured
@@ -13,14 +16,19 @@ with ``scopa tournament learned master`` on paired seeds (``docs/learned.md``).
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import time
 
 from scopa import Game, Rules
+from scopa.cards import ALL_CARDS_MASK, value_of
 from scopa.learning.selfplay import DEFAULT_GUESSES, LearnedPolicy, play_matches
-from scopa.players.evaluation import evaluation_for
+from scopa.players.evaluation import Evaluation, evaluation_for
 from scopa.players.learned import DEFAULT_PLIES, DEFAULT_SAMPLES, LearnedPlayer
+from scopa.players.simulation import round_model
 from scopa.players.weighting import DEFAULT_SHARPNESS
+from scopa.round import Round, shuffled_deck
+from scopa.scoring import match_winner
 
 
 def main() -> None:
@@ -31,9 +39,11 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=DEFAULT_PLIES)
     parser.add_argument("--guesses", type=int, default=DEFAULT_GUESSES)
     parser.add_argument("--weighting", type=float, default=DEFAULT_SHARPNESS)
+    parser.add_argument("--duel", type=int, default=200, help="match seeds of the duel")
+    parser.add_argument("--weights", help="the evaluation to field (default: the package's)")
     args = parser.parse_args()
     rules = Rules.preset("scopa")
-    evaluation = evaluation_for(rules)
+    evaluation = Evaluation.load(args.weights) if args.weights else evaluation_for(rules)
 
     cpu = time.process_time()
     positions = play_matches(rules, args.matches, seed=1)
@@ -42,9 +52,10 @@ def main() -> None:
           f"CPU s: {len(positions) / spent:,.0f} positions per CPU s")
     cpu = time.process_time()
     learned = play_matches(rules, args.matches, seed=1,
-                           policy=LearnedPolicy(rules, evaluation, args.guesses))
+                           policy=LearnedPolicy(rules, evaluation, args.guesses, args.plies))
     spent = time.process_time() - cpu
-    print(f"self-play of a learned generation ({args.guesses} guesses): {len(learned):,} "
+    print(f"self-play of a learned generation ({args.guesses} guesses, {args.plies} plies): "
+          f"{len(learned):,} "
           f"positions of {args.matches} matches in {spent:.2f} CPU s: "
           f"{len(learned) / spent:,.0f} positions per CPU s")
 
@@ -83,6 +94,52 @@ def main() -> None:
               f"{len(times)} decisions, mean {sum(times) / len(times) * 1000:.1f} ms, worst "
               f"{max(times) * 1000:.1f} ms (wall); {spent / len(times) * 1000:.1f} CPU ms "
               f"a decision with the random opponent's")
+
+
+    policy = LearnedPolicy(rules, evaluation, args.guesses, args.plies)
+    cpu = time.process_time()
+    units = [sum(_duel(rules, policy, seed, side) for side in (0, 1)) / 2
+             for seed in range(args.duel)]
+    spent = time.process_time() - cpu
+    mean = sum(units) / len(units)
+    half = 1.96 * math.sqrt(sum((u - mean) ** 2 for u in units) / (len(units) - 1) / len(units))
+    print(f"learned policy ({args.guesses} guesses, {args.plies} plies) vs the playout policy: "
+          f"{100 * mean:.1f}% of "
+          f"{2 * args.duel} matches (paired 95% CI {100 * (mean - half):.1f} - "
+          f"{100 * (mean + half):.1f}%), no random moves; {spent:.1f} CPU s")
+
+
+def _duel(rules: Rules, policy: LearnedPolicy, seed: int, side: int) -> bool:
+    """One match on the round state: ``policy`` at ``side``, the playout policy at the other,
+    the decks from ``seed`` (so the two sides of a seed see the same cards); whether
+    ``policy`` won."""
+    rng = random.Random(seed)
+    choose_rng = random.Random(seed + 1_000_000)
+    model = round_model(rules)
+    scores = [0, 0]
+    number = 0
+    while True:
+        state = Round.deal(rules, number % 2, lambda: shuffled_deck(rng))
+        while not state.over:
+            moves = state.legal()
+            seat = state.to_move
+            if len(moves) == 1:
+                move = moves[0]
+            elif seat % 2 == side:
+                move = policy.choose(state, moves, choose_rng)
+            else:
+                seen = state.hands[seat] | state.table | state.piles[0] | state.piles[1]
+                following = state.hands[1 - seat]
+                reply = following.bit_count() or min(state.stock_left, rules.hand_size)
+                move = model.choose(moves, state.table, value_of(state.table),
+                                    ALL_CARDS_MASK & ~seen, reply)
+            state.apply(move)
+        for k, points in enumerate(state.points()):
+            scores[k] += points
+        number += 1
+        winner = match_winner(rules, scores)
+        if winner is not None:
+            return winner == side
 
 
 if __name__ == "__main__":

@@ -112,6 +112,8 @@ def test_bad_guesses_are_refused() -> None:
     rules = Rules.preset("scopa")
     with pytest.raises(ValueError, match="guesses must be 1 or more; got 0"):
         LearnedPolicy(rules, evaluation_for(rules), guesses=0)
+    with pytest.raises(ValueError, match="plies must be 0 or more; got -1"):
+        LearnedPolicy(rules, evaluation_for(rules), plies=-1)
 
 
 def test_a_generation_plays_in_tournaments_by_its_weights_file(tmp_path: Path) -> None:
@@ -158,7 +160,8 @@ def test_the_pipeline_keeps_each_generation_and_prints_its_figures(
     second = Evaluation.load(tmp_path / "scopa-2p-gen1.npz").meta
     assert first["generation"] == 0 and first["policy"] == "playout policy"
     assert second["generation"] == 1 and second["data_seed"] == 5
-    assert second["policy"] == "learned generation 0, 2 guesses"
+    assert second["policy"] == "learned generation 0, 2 guesses, 1 plies"
+    assert second["guesses"] == 2 and second["plies"] == 1
     gen0 = (tmp_path / "scopa-2p-gen0.npz").read_bytes()
     assert second["parent_sha256"] == hashlib.sha256(gen0).hexdigest()
     assert out.read_bytes() == gen0

@@ -33,7 +33,7 @@ from ..players.evaluation import Evaluation, rules_name, weights_path
 from ..rules import Rules
 from ..tournament import Tournament, run
 from .levels import level
-from .selfplay import DEFAULT_EPSILON, DEFAULT_GUESSES, LearnedPolicy, generate
+from .selfplay import DEFAULT_EPSILON, DEFAULT_GUESSES, DEFAULT_PLIES, LearnedPolicy, generate
 from .train import DEFAULT_EPOCHS, DEFAULT_HIDDEN, train
 
 
@@ -60,6 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--generations", type=int, default=1)
     parser.add_argument("--guesses", type=int, default=DEFAULT_GUESSES,
                         help="guesses at the hidden cards per move in later generations' play")
+    parser.add_argument("--plies", type=int, default=DEFAULT_PLIES,
+                        help="replies of the playout policy before the leaf, in that play")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--epsilon", type=float, default=DEFAULT_EPSILON)
     parser.add_argument("--hidden", type=int, default=DEFAULT_HIDDEN)
@@ -101,9 +103,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parent_hash = ""
     for number in range(args.generations):
         matches = args.matches if number == 0 else args.next_matches or args.matches
-        policy = None if parent is None else LearnedPolicy(rules, parent, args.guesses)
-        played_by = ("playout policy" if parent is None
-                     else f"learned generation {number - 1}, {args.guesses} guesses")
+        policy = (None if parent is None
+                  else LearnedPolicy(rules, parent, args.guesses, args.plies))
+        played_by = ("playout policy" if parent is None else
+                     f"learned generation {number - 1}, {args.guesses} guesses, "
+                     f"{args.plies} plies")
         print(f"generation {number}: {matches} matches of self-play by the {played_by}")
         data_seed = args.seed + number
         generated = generate(rules, matches, data_seed, args.jobs, args.epsilon, policy)
@@ -119,7 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "policy": played_by, "generation": number, "data_seed": data_seed,
         }
         if parent is not None:
-            meta |= {"guesses": args.guesses, "parent_sha256": parent_hash}
+            meta |= {"guesses": args.guesses, "plies": args.plies,
+                     "parent_sha256": parent_hash}
         if args.data and number == 0:
             positions.save(args.data, meta | {"seed": args.seed})
         fit_started = time.perf_counter()

@@ -130,7 +130,7 @@ class LearnedPlayer:
                 for index, move in enumerate(moves):
                     line = deal.copy()
                     line.apply(move)
-                    _play_policy(model, line, self.plies)
+                    play_policy(model, line, self.plies)
                     if line.over:
                         totals[index] += weight * utility(line.points())
                         counts[index] += weight
@@ -154,7 +154,7 @@ class LearnedPlayer:
         return [(moves[index], values[index]) for index in ranked]
 
 
-def _play_policy(model: RoundModel, state: Round, plies: int) -> None:
+def play_policy(model: RoundModel, state: Round, plies: int) -> None:
     """Up to ``plies`` moves of the quick playout policy (fewer if the round ends)."""
     players = state.players
     size = state.rules.hand_size
