@@ -1,11 +1,14 @@
 """Random-playout speed of the rules core: the round state, and the public ``Game`` API.
 
 Each playout is one new round from a fresh shuffle, played with random legal moves
-to its end and scored. Three ways, each a figure:
+to its end and scored. Four ways, each a figure:
 
-- ``round``: the round state's own rollout, ``Round.deal``, ``play_randomly(rng)``
-  (the loop runs inside the core, native code when compiled), ``points()``;
-- ``round_loop``: the same with the loop here, in Python: ``legal()``, a random
+- ``round``: the round state's own rollout, ``Round.deal`` from ``random_deck(rng)``
+  (a uniform shuffle, the one rollouts use), ``play_randomly(rng)`` (the loop runs
+  inside the core, native code when compiled), ``points()``;
+- ``round_seeded``: the same, dealt from ``shuffled_deck(rng)``, the slower shuffle
+  ``Game`` keeps so that a seed deals the same decks as it always has;
+- ``round_loop``: ``round`` with the loop here, in Python: ``legal()``, a random
   pick and ``apply()`` until the round is over;
 - ``game``: the public API, ``Game.new``, ``legal_moves()`` and ``play()`` until the
   first round has been scored.
@@ -13,8 +16,8 @@ to its end and scored. Three ways, each a figure:
 Prints rounds per second (the best of five slices of the time) for 2-player scopa,
 2-player escoba and 4-player scopa, and which core (pure or compiled) ran;
 ``--json`` prints one JSON object instead (``round_rounds_per_s``,
-``round_loop_rounds_per_s``, ``game_rounds_per_s`` for 2-player scopa, the same
-prefixed ``escoba_2p_`` and ``scopa_4p_``).
+``round_seeded_rounds_per_s``, ``round_loop_rounds_per_s``, ``game_rounds_per_s`` for
+2-player scopa, the same prefixed ``escoba_2p_`` and ``scopa_4p_``).
 
     python benchmarks/engine.py [--seconds 5] [--json]
 """
@@ -30,7 +33,7 @@ import time
 from collections.abc import Callable
 
 from scopa import Game, Rules
-from scopa.round import Round, core, shuffled_deck
+from scopa.round import Round, core, random_deck, shuffled_deck
 
 CONFIGS = {
     "": ("scopa, 2 players", Rules.preset("scopa")),
@@ -52,6 +55,20 @@ def round_rollouts(rules: Rules, count: int, seed: int) -> None:
     rng = random.Random(seed)
 
     def next_deck() -> list[int]:
+        return random_deck(rng)
+
+    players = rules.players
+    for number in range(count):
+        state = Round.deal(rules, number % players, next_deck)
+        state.play_randomly(rng)
+        state.points()
+
+
+def seeded_rollouts(rules: Rules, count: int, seed: int) -> None:
+    """:func:`round_rollouts` dealt from ``Game``'s seed-compatible shuffle."""
+    rng = random.Random(seed)
+
+    def next_deck() -> list[int]:
         return shuffled_deck(rng)
 
     players = rules.players
@@ -67,7 +84,7 @@ def round_playouts(rules: Rules, count: int, seed: int) -> None:
     random_fraction = rng.random
 
     def next_deck() -> list[int]:
-        return shuffled_deck(rng)
+        return random_deck(rng)
 
     players = rules.players
     for number in range(count):
@@ -129,17 +146,23 @@ def main() -> None:
     if not args.json:
         print(f"random playouts, one new round per deal, {args.seconds:g} s a figure, one process")
         print(f"core: {core()}; interpreter: {interpreter}")
-        print(f"{'rounds/s':<20} {'round':>10} {'round_loop':>11} {'game':>10}")
+        heads = f"{'round':>10} {'round_seeded':>13} {'round_loop':>11} {'game':>10}"
+        print(f"{'rounds/s':<20} {heads}")
     for prefix, (label, rules) in CONFIGS.items():
         round_rollouts(rules, WARM_ROUNDS, 0)
         by_rollout = rounds_per_second(round_rollouts, rules, args.seconds)
+        by_seeded = rounds_per_second(seeded_rollouts, rules, args.seconds)
         by_loop = rounds_per_second(round_playouts, rules, args.seconds)
         by_game = rounds_per_second(game_playouts, rules, args.seconds)
         figures[f"{prefix}round_rounds_per_s"] = round(by_rollout)
+        figures[f"{prefix}round_seeded_rounds_per_s"] = round(by_seeded)
         figures[f"{prefix}round_loop_rounds_per_s"] = round(by_loop)
         figures[f"{prefix}game_rounds_per_s"] = round(by_game)
         if not args.json:
-            print(f"{label:<20} {by_rollout:>10,.0f} {by_loop:>11,.0f} {by_game:>10,.0f}")
+            print(
+                f"{label:<20} {by_rollout:>10,.0f} {by_seeded:>13,.0f} {by_loop:>11,.0f}"
+                f" {by_game:>10,.0f}"
+            )
     if args.json:
         print(json.dumps(figures))
 

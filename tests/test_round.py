@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 
 import pytest
@@ -14,7 +16,10 @@ from scopa.round import (
     Round,
     _deck_by_bytes,
     _deck_by_floats,
+    _deck_groups,
+    _swaps,
     bonus_sweeps,
+    random_deck,
     shuffled_deck,
 )
 
@@ -154,3 +159,57 @@ def test_a_seed_deals_the_decks_it_always_dealt_both_ways(seeds: range | list[in
             assert _deck_by_bytes(by_bytes) == expected
             assert shuffled_deck(dealt) == expected
         assert reference.random() == by_floats.random() == by_bytes.random() == dealt.random()
+
+
+def test_the_cheap_shuffle_is_fisher_yates_read_from_four_words() -> None:
+    # An independent reading of the same draws: 39 choices as one mixed-radix number per
+    # run of steps, each run's word drawn again while it is at or above its limit.
+    for seed in range(300):
+        rng, reference = random.Random(seed), random.Random(seed)
+        deck = [card.bit for card in CARDS]
+        top = 39
+        for bottom in (32, 24, 15, 1):
+            product = math.prod(range(bottom + 1, top + 2))
+            word = reference.getrandbits(62)
+            while word >= (1 << 62) - (1 << 62) % product:
+                word = reference.getrandbits(62)
+            word %= product
+            for i in range(top, bottom - 1, -1):
+                word, j = divmod(word, i + 1)
+                deck[i], deck[j] = deck[j], deck[i]
+            top = bottom - 1
+        assert random_deck(rng) == deck
+        assert rng.random() == reference.random()
+
+
+def test_the_cheap_shuffle_puts_every_card_everywhere_once_a_deck() -> None:
+    rng = random.Random(1)
+    seen = [0] * 40  # by position: the cards that have been there
+    for _ in range(2000):
+        deck = random_deck(rng)
+        assert sorted(deck) == sorted(card.bit for card in CARDS)
+        for position, bit in enumerate(deck):
+            seen[position] |= bit
+    assert seen == [(1 << 40) - 1] * 40
+
+
+def test_the_cheap_shuffles_runs_are_exact_and_each_value_one_permutation() -> None:
+    # A deck's runs: steps 39 down to 1 without gaps, choices below 2**42, and limits the
+    # largest multiple of each product up to 2**62 (so a word mod the product is uniform).
+    groups = _deck_groups(40, 42)
+    runs = [(top, bottom) for top, bottom, _, _ in groups]
+    assert runs == [(39, 32), (31, 24), (23, 15), (14, 1)]
+    for top, bottom, product, limit in groups:
+        assert product == math.prod(range(bottom + 1, top + 2)) < 1 << 42
+        assert limit % product == 0 and (1 << 62) - product < limit <= 1 << 62
+    # The same algorithm on 6 items in two runs (30 and 24 choices): all 720 pairs of
+    # values give the 720 permutations, each once, so uniform words give uniform decks.
+    small = _deck_groups(6, 5)
+    assert [group[:3] for group in small] == [(5, 4, 30), (3, 1, 24)]
+    shuffles = set()
+    for values in itertools.product(*(range(product) for _, _, product, _ in small)):
+        items: list[object] = list(range(6))
+        for (top, bottom, _, _), value in zip(small, values, strict=True):
+            _swaps(items, top, bottom, value)
+        shuffles.add(tuple(items))
+    assert len(shuffles) == math.factorial(6)
