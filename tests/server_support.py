@@ -249,6 +249,10 @@ http {{
 {upstreams}
         keepalive 32;
     }}
+    upstream scopa_sockets {{
+        hash $uri consistent;
+{upstreams}
+    }}
     server {{
         listen 127.0.0.1:{port};
         include {LOCATIONS};

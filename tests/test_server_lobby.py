@@ -86,7 +86,10 @@ async def test_a_table_from_creation_to_a_rematch(tmp_path: Path) -> None:
 async def test_health_start_page_and_api_docs(tmp_path: Path) -> None:
     async with running_server(settings_for(tmp_path)) as server, Lobby(server.url) as lobby:
         health = await lobby.health()
-        assert health == {"status": "ok", "process": server.room.name, "tables": 0, "owned": []}
+        assert health == {
+            "status": "ok", "process": server.room.name, "tables": 0, "owned": [], "relayed": 0,
+            "relaying": 0,
+        }
         created = await lobby.create_table(name="Ada")
         assert (await lobby.health())["owned"] == [created["table"]["code"]]
         page = await lobby.http.get("/")

@@ -8,10 +8,22 @@ is *relayed*: its hello and commands go to the owner's inbox, and the owner keep
 owner runs the same code for both (:mod:`.commands`), so a seat's sockets may sit on different
 processes and still count together (presence, the cap of sockets per seat).
 
-Messages between processes are JSON objects with an ``op``: ``attach``, ``command`` and
-``detach`` go to an owner; ``push``, ``played`` and ``close`` come back; ``act`` and ``reply``
-carry lobby requests. They leave in the order they were sent (one sender task), so a socket's
-messages arrive in order.
+Ownership follows the sockets: a process that gets a socket for a table another process owns
+asks that owner to **hand it over** (``handover``). An owner with no socket of its own at the
+table agrees: it stops taking its relayed sockets' commands (those that arrive now are
+``bounce``d back to their process, which sends them again to the new owner), waits for the
+commands it is running, gives its lease to the asker in Redis, and tells every process with
+sockets at the table (``handed``); the asker loads the table, raising its epoch, so the database
+refuses the former owner's writes as after any takeover. An owner with a socket of its own
+keeps the table, so two people on two processes never toss it back and forth; their moves are
+relayed as before. Behind nginx (``hash $uri consistent`` on the socket's path) all of a
+table's sockets reach one process, so a table is handed over at most once, when its first
+socket arrives at a process other than the one that made it.
+
+Messages between processes are JSON objects with an ``op``: ``attach``, ``command``,
+``detach`` and ``handover`` go to an owner; ``push``, ``played``, ``close``, ``bounce`` and
+``handed`` come back; ``act`` and ``reply`` carry lobby requests. They leave in the order they
+were sent (one sender task), so a socket's messages arrive in order.
 """
 
 from __future__ import annotations
@@ -47,6 +59,7 @@ class Relayed(Protocol):
     token: str | None
     owner: str | None
     welcomed: bool
+    closing: bool
 
     def push(self, text: str) -> None: ...
 
@@ -57,6 +70,10 @@ class Relayed(Protocol):
 
     async def adopt(self, table: Table) -> None:
         """This process now owns the table: listen to it directly, as a local socket."""
+
+    async def resend(self, text: str) -> None:
+        """Carry out again a command its table's former owner bounced: here if this process
+        owns the table now, else at its owner."""
 
 
 class RemoteListener:
@@ -93,6 +110,14 @@ class Cluster:
         """Sockets of other processes listening to tables this one owns, by their id."""
         self.relayed: dict[str, Relayed] = {}
         """Sockets of this process whose tables other processes own, by their id."""
+        self.sockets: dict[str, Relayed] = {}
+        """Sockets of this process that were ever relayed, by their id, until they close: a
+        command a former owner bounces finds its socket here, relayed or not."""
+        self._held: dict[str, list[str]] = {}
+        """Commands bounced by an owner that is handing their table over, by socket: sent
+        again once the table has its new owner."""
+        self._handing: set[str] = set()
+        """Tables this process is handing over now."""
         self._ids = itertools.count(1)
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._outbox: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
@@ -128,6 +153,24 @@ class Cluster:
     def new_id(self) -> str:
         return f"{self.hub.name}/{next(self._ids)}"
 
+    def relay(self, socket: Relayed, conn: str, hello: dict[str, Any]) -> None:
+        """Start relaying ``socket`` (id ``conn``) to its table's owner, with its ``hello``
+        (``since``), and ask the owner for the table."""
+        assert socket.owner is not None
+        self.relayed[conn] = self.sockets[conn] = socket
+        self.send(socket.owner, {"op": "attach", "from": self.hub.name, "conn": conn,
+                                 "code": socket.code, "token": socket.token, **hello})
+        self.send(socket.owner, {"op": "handover", "from": self.hub.name, "conn": conn,
+                                 "code": socket.code})
+
+    def forget(self, conn: str) -> None:
+        """Socket ``conn`` of this process closed: tell its table's owner if it was relayed."""
+        self._held.pop(conn, None)
+        self.sockets.pop(conn, None)
+        relayed = self.relayed.pop(conn, None)
+        if relayed is not None and relayed.owner is not None:
+            self.send(relayed.owner, {"op": "detach", "conn": conn})
+
     def send(self, process: str, message: dict[str, Any]) -> None:
         """Queue ``message`` for ``process``'s inbox; never blocks, keeps the order."""
         self._outbox.put_nowait((process, message))
@@ -154,7 +197,15 @@ class Cluster:
         if where is None:
             raise LobbyError(404, f"no table has the code {code.strip().upper()!r}")
         if isinstance(where, Table):
-            return await act_here(where, action, args)
+            try:
+                return await act_here(where, action, args)
+            except LobbyError as error:
+                if error.status != 503 or self.room.tables.get(where.code) is where:
+                    raise
+            # The table was handed over while this waited for it: ask its new owner.
+            where = await self.room.locate(code)
+            if not isinstance(where, str):
+                raise LobbyError(503, "this table moved to another server just now: try again")
         ask = self.new_id()
         answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._replies[ask] = answer
@@ -199,6 +250,12 @@ class Cluster:
             self._in_order(message["conn"], self._command(message))
         elif op == "detach":
             self._in_order(message["conn"], self._detach(message))
+        elif op == "handover":
+            self._in_order(message["conn"], self._hand_over(message))
+        elif op == "handed":
+            self._in_order(f"table:{message['code']}", self._follow(message["code"]))
+        elif op == "bounce":
+            self._bounced(message)
         elif op == "act":
             self._in_order(message["id"], self._act(message))
         elif op == "job":
@@ -257,12 +314,83 @@ class Cluster:
     async def _command(self, message: dict[str, Any]) -> None:
         remote = self.remotes.get(message["conn"])
         if remote is None:
+            # Not (or no longer) a socket of a table here: its table was handed over, or it
+            # was closed. Its process sends it again to the new owner, or drops it.
+            self.send(message["from"], {"op": "bounce", "from": self.hub.name,
+                                        "conn": message["conn"], "text": message["text"]})
             return
         try:
             if await run(remote, remote.table, parse(message["text"])):
                 self.send(remote.process, {"op": "played", "conn": remote.conn})
         except ProtocolError as error:
             remote.push(error_message(error))
+
+    def _bounced(self, message: dict[str, Any]) -> None:
+        conn = message["conn"]
+        socket = self.sockets.get(conn)
+        if socket is None or socket.closing:
+            return
+        if socket.owner == message["from"]:  # its table's new owner is not known here yet
+            self._held.setdefault(conn, []).append(message["text"])
+        else:
+            self._in_order(conn, socket.resend(message["text"]))
+
+    async def _hand_over(self, message: dict[str, Any]) -> None:
+        """Another process has a socket for a table this one owns: give it the table, unless a
+        socket of this process is at it (then it stays, and cannot come back and forth)."""
+        code, to = message["code"], message["from"]
+        table = self.room.tables.get(code)
+        if table is None or to == self.hub.name or code in self._handing:
+            return
+        if not all(isinstance(listener, RemoteListener) for listener in table.listeners):
+            return
+        remotes = [r for r in table.listeners if isinstance(r, RemoteListener)]
+        if not any(remote.process == to for remote in remotes):  # its socket was refused
+            return
+        self._handing.add(code)
+        try:
+            for remote in remotes:  # their next commands bounce; they still get its messages
+                self.remotes.pop(remote.conn, None)
+            me = asyncio.current_task()
+            running = {
+                task for remote in remotes
+                if (task := self._chains.get(remote.conn)) is not None and task is not me
+                and remote.conn != message["conn"]
+            }
+            if running:  # a move being stored is stored, and shown, before the table goes
+                await asyncio.wait(running)
+            left = await self.room.hand_over(table, to)
+            if left is None:
+                return
+            for listener in left:  # a socket of this process that came meanwhile: reconnect
+                if not isinstance(listener, RemoteListener):
+                    listener.close(SERVICE_RESTART, "the table moved: connect again")
+            for process in {remote.process for remote in remotes} | {to}:
+                self.send(process, {"op": "handed", "code": code})
+            log.info("table %s: handed over to %s", code, to)
+        finally:
+            self._handing.discard(code)
+
+    async def _follow(self, code: str) -> None:
+        """Table ``code`` was handed over: take it if it is this process's now (the lease says
+        so), and move its relayed sockets to it."""
+        sockets = [(conn, r) for conn, r in self.relayed.items() if r.code == code]
+        await self._move(sockets, await self.room.locate(code))
+
+    async def _move(self, sockets: list[tuple[str, Relayed]], where: Table | str | None) -> None:
+        """Relayed ``sockets`` of one table listen to it ``where`` it is now: here, or at
+        another owner. Commands bounced meanwhile go after them."""
+        for conn, relayed in sockets:
+            if isinstance(where, Table):
+                self.relayed.pop(conn, None)
+                await relayed.adopt(where)
+            elif isinstance(where, str):
+                relayed.owner = where
+                self.send(where, {"op": "attach", "from": self.hub.name, "conn": conn,
+                                  "code": relayed.code, "token": relayed.token,
+                                  "again": relayed.welcomed})
+            for text in self._held.pop(conn, []):
+                await relayed.resend(text)
 
     async def _act(self, message: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"op": "reply", "id": message["id"]}
@@ -310,16 +438,7 @@ class Cluster:
             sockets = by_table[code]
             if owner is not None and owner == sockets[0][1].owner:
                 continue
-            where = await self.room.locate(code)
-            for conn, relayed in sockets:
-                if isinstance(where, Table):
-                    del self.relayed[conn]
-                    await relayed.adopt(where)
-                elif isinstance(where, str):
-                    relayed.owner = where
-                    self.send(where, {"op": "attach", "from": self.hub.name, "conn": conn,
-                                      "code": code, "token": relayed.token,
-                                      "again": relayed.welcomed})
+            await self._move(sockets, await self.room.locate(code))
 
     async def _lost(self, code: str) -> None:
         """Another process owns ``code`` now: this one lets go, and its sockets reconnect."""

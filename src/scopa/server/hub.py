@@ -54,6 +54,13 @@ for i, key in ipairs(KEYS) do
 end
 return kept
 """
+_HAND: Final = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+redis.call('SREM', KEYS[2], ARGV[4])
+redis.call('SADD', KEYS[3], ARGV[4])
+return 1
+"""
 _RELEASE: Final = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -93,6 +100,11 @@ class Hub(Protocol):
         thread)."""
 
     async def release(self, code: str) -> None: ...
+
+    async def hand(self, code: str, to: str) -> bool:
+        """Give ``code``'s lease, held by this process, to process ``to`` (whether it was still
+        this process's to give): ``to`` is its owner at once, so nobody else claims it meanwhile,
+        and it raises the table's epoch when it loads it, like any new owner."""
 
     async def alive(self) -> set[str]:
         """The processes that are alive now (this one included)."""
@@ -140,6 +152,9 @@ class LocalHub:
     async def release(self, code: str) -> None:
         pass
 
+    async def hand(self, code: str, to: str) -> bool:
+        return False
+
     async def alive(self) -> set[str]:
         return {self.name}
 
@@ -167,6 +182,7 @@ class RedisHub:
         self._stop = threading.Event()
         self._keeper: threading.Thread | None = None
         self._release = self.redis.register_script(_RELEASE)
+        self._hand = self.redis.register_script(_HAND)
         self._lease_ms = int(LEASE_SECONDS * 1000)
 
     @staticmethod
@@ -278,6 +294,13 @@ class RedisHub:
     async def release(self, code: str) -> None:
         await self._release(keys=[self._lease(code)], args=[self.name])
         await self.redis.srem(self._owned(self.name), code)
+
+    async def hand(self, code: str, to: str) -> bool:
+        handed = await self._hand(
+            keys=[self._lease(code), self._owned(self.name), self._owned(to)],
+            args=[self.name, to, self._lease_ms, code],
+        )
+        return bool(handed)
 
     async def _beat(self) -> None:
         """Say this process is alive now (a sorted set of last heartbeats)."""

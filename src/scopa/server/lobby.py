@@ -146,6 +146,13 @@ class Health(BaseModel):
     process: str = Field(description="this process's name among the room's processes")
     tables: int = Field(description="tables in this process's memory: the ones it owns")
     owned: list[str] = Field(description="the codes of the tables this process owns now")
+    relayed: int = Field(
+        description="commands this process's sockets sent to other processes' tables (moves, "
+        "hints, syncs) since it started: few, when each table's sockets reach its owner"
+    )
+    relaying: int = Field(
+        description="sockets of this process whose tables another process owns, now"
+    )
 
 
 def _grant(info: dict[str, Any], seat: int | None, token: str | None) -> SeatGrant:
@@ -251,8 +258,11 @@ async def match_record(
     return await room.match_record(match_id)
 
 
-async def health(room: Room) -> Health:
+async def health(room: Room, cluster: Processes) -> Health:
     """The server is up and its database answers."""
     await room.storage.ping()
     owned = sorted(room.tables)
-    return Health(status="ok", process=room.name, tables=len(owned), owned=owned)
+    return Health(
+        status="ok", process=room.name, tables=len(owned), owned=owned, relayed=room.relayed,
+        relaying=len(cluster.relayed),
+    )

@@ -24,7 +24,7 @@ from .hub import Hub, LocalHub, RedisHub, process_name
 from .ratelimit import HttpLimits
 from .settings import Settings
 from .storage import Storage, StoredSeat, StoredTable, now
-from .tables import LobbyError, Table, clean_name
+from .tables import Listener, LobbyError, Table, clean_name
 from .tokens import hash_token, new_seat_token, new_table_code, normalise_code
 from .workers import RemoteBots
 
@@ -89,6 +89,8 @@ class CardRoom:
         """The tables this process owns, and so holds in memory."""
         self.strangers = 0
         """Sockets open now that have not said hello yet."""
+        self.relayed = 0
+        """Commands this process's sockets sent to other processes' tables since it started."""
         self._loading = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
         self._open_list: tuple[int, float, list[dict[str, Any]]] | None = None
@@ -156,6 +158,22 @@ class CardRoom:
                 del self.tables[table.code]
                 await self.hub.release(table.code)
         await table.close()
+
+    async def hand_over(self, table: Table, to: str) -> list[Listener] | None:
+        """Give ``table`` to process ``to``: once its write in progress is stored, it leaves
+        this process (its bots and clock stop) and its lease becomes ``to``'s. The listeners it
+        had then, or ``None`` if it was not this process's any more."""
+        async with table.lock:
+            async with self._loading:
+                if self.tables.get(table.code) is not table:
+                    return None
+                del self.tables[table.code]
+                if not await self.hub.hand(table.code, to):
+                    log.warning("table %s: lease lost before it was handed over", table.code)
+            left = list(table.listeners)
+            table.listeners.clear()
+            await table.close()
+        return left
 
     async def locate(self, code: str) -> Table | str | None:
         """Where table ``code`` (any case) is: this process's own ``Table`` (taken over and

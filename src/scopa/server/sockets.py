@@ -62,6 +62,8 @@ class Connection:
         self.relay_id = ""
         self.welcomed = False
         """Whether this client got its ``welcome`` (a takeover must not send it twice)."""
+        self.room: CardRoom | None = None
+        self.cluster: Cluster | None = None
         self.bucket = TokenBucket(settings.rate_capacity, settings.rate_per_second)
         self.outbox: asyncio.Queue[str | _Close] = asyncio.Queue(settings.outbox_size + 1)
         self.closing = False
@@ -141,12 +143,20 @@ class Connection:
 
     async def adopt(self, table: Table) -> None:
         """This process took the table over: listen to it here, and get its state now."""
-        self.owner = None
         if await table.seat_listener(self, self.token, None, welcome=not self.welcomed):
             self.table = table
+        self.owner = None  # only now: what the client sends meanwhile goes on to the old one
+
+    async def resend(self, text: str) -> None:
+        assert self.room is not None and self.cluster is not None
+        try:
+            await self.handle(self.room, self.cluster, self.code, text)
+        except ProtocolError as error:
+            self.refuse(error)
 
     async def serve(self, room: CardRoom, cluster: Cluster, code: str) -> None:
         """Read this client's messages until it goes or is closed."""
+        self.room, self.cluster = room, cluster
         while not self.closing:
             timeout = None if self.greeted else self.settings.hello_timeout
             try:
@@ -171,7 +181,11 @@ class Connection:
         elif isinstance(message, Hello):
             await self.hello(room, cluster, code, message)
         elif self.owner is not None:
-            cluster.send(self.owner, {"op": "command", "conn": self.relay_id, "text": text})
+            room.relayed += 1
+            cluster.send(
+                self.owner,
+                {"op": "command", "from": room.name, "conn": self.relay_id, "text": text},
+            )
         elif self.table is None:
             raise ProtocolError("hello_first", "say hello first, with your seat token or none")
         elif await commands.run(self, self.table, message):
@@ -194,20 +208,10 @@ class Connection:
             if await where.seat_listener(self, hello.token, (hello.match, hello.version)):
                 self.table = where
             return
-        # Another process owns the table: it says hello and sends everything, through it.
+        # Another process owns the table: it says hello and sends everything, through it, and
+        # is asked to hand the table over to this process.
         self.owner, self.relay_id = where, cluster.new_id()
-        cluster.relayed[self.relay_id] = self
-        cluster.send(
-            where,
-            {
-                "op": "attach",
-                "from": room.name,
-                "conn": self.relay_id,
-                "code": self.code,
-                "token": hello.token,
-                "since": [hello.match, hello.version],
-            },
-        )
+        cluster.relay(self, self.relay_id, {"since": [hello.match, hello.version]})
 
 
 async def table_socket(socket: WebSocket, code: str) -> None:
@@ -227,7 +231,7 @@ async def table_socket(socket: WebSocket, code: str) -> None:
         reader = asyncio.create_task(connection.serve(room, cluster, code))
         done, _ = await asyncio.wait({reader, sender}, return_when=asyncio.FIRST_COMPLETED)
         if reader in done:
-            if reader.exception() is not None and not isinstance(
+            if not reader.cancelled() and reader.exception() is not None and not isinstance(
                 reader.exception(), WebSocketDisconnect
             ):
                 log.error("table %s: connection failed", code, exc_info=reader.exception())
@@ -246,6 +250,5 @@ async def table_socket(socket: WebSocket, code: str) -> None:
             await sender
         if connection.table is not None:
             connection.table.detach(connection)
-        if connection.owner is not None and connection.relay_id in cluster.relayed:
-            del cluster.relayed[connection.relay_id]
-            cluster.send(connection.owner, {"op": "detach", "conn": connection.relay_id})
+        if connection.relay_id:
+            cluster.forget(connection.relay_id)
