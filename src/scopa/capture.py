@@ -160,7 +160,9 @@ class _CardMoves:
     by that part of the table, its id and its trail. A native class when compiled, so the
     masks are read as machine ints, not unboxed from a tuple on every move."""
 
-    __slots__ = ("card_id", "equal_moves", "first", "memo", "rank", "second", "trail")
+    __slots__ = (
+        "card_id", "equal_moves", "first", "memo", "pairs", "rank", "second", "trail", "value"
+    )
 
     def __init__(self, rules: Rules, card_id: int) -> None:
         self.first, self.second = _memo_reach(rules, card_id)
@@ -171,8 +173,10 @@ class _CardMoves:
         # each set of them on the table, by the 4-bit pattern of their suits, so that
         # :meth:`MoveGenerator.pick` finds them by arithmetic instead of a memo look-up.
         self.rank = -1
+        self.value = value = _VALUES[card_id]
         self.equal_moves: tuple[tuple[Move, ...], ...] = ()
-        if rules.capture == "sum" and self.first == VALUE_MASKS[_VALUES[card_id]]:
+        self.pairs: tuple[tuple[Move, ...], ...] = ()
+        if rules.capture == "sum" and self.first == VALUE_MASKS[value]:
             self.rank = rank = card_id % 10
             self.equal_moves = tuple(
                 tuple(
@@ -182,6 +186,31 @@ class _CardMoves:
                 )
                 for pattern in range(16)
             )
+            # And two smaller cards alone, ``low`` below ``high``, by ``low * 4 + high's
+            # suit``: the move taking both when they make the value (see ``by_smaller``).
+            self.pairs = tuple(
+                (move_of(card_id, 1 << low | 1 << high),)
+                if 1 <= value - _VALUES[low] <= 10 and high > low
+                else ()
+                for low in range(40)
+                for suit in range(4)
+                for high in (suit * 10 + value - _VALUES[low] - 1,)
+            )
+
+    def by_smaller(self, seen: int) -> tuple[Move, ...] | None:
+        """Scopa (``rank >= 0``), no card of equal value on the table, ``seen`` the smaller
+        cards there: the moves when they are two at most, by arithmetic (one card alone
+        cannot make the value; two make it or not), ``None`` (the memo decides) for more."""
+        rest = seen & (seen - 1)
+        if not rest:
+            return ()
+        if rest & (rest - 1):
+            return None
+        low = (seen ^ rest).bit_length() - 1
+        high = rest.bit_length() - 1
+        if _VALUES[low] + _VALUES[high] != self.value:
+            return ()
+        return self.pairs[low * 4 + high // 10]
 
 
 class MoveGenerator:
@@ -218,9 +247,14 @@ class MoveGenerator:
             seen = table & card.first or table & card.second
             # No table card that could decide a capture: a trail, without a memo look-up.
             if seen:
-                found = card.memo.get(seen)
+                found = None
+                # Compiled, scopa's arithmetic beats a memo look-up; pure, the look-up wins.
+                if _COMPILED and card.rank >= 0 and not seen & card.first:
+                    found = card.by_smaller(seen)
                 if found is None:
-                    found = self._card_moves(card, seen)
+                    found = card.memo.get(seen)
+                    if found is None:
+                        found = self._card_moves(card, seen)
                 if found:
                     captures += found
                     if self._free_trails:
@@ -264,9 +298,11 @@ class MoveGenerator:
                 ]
             else:
                 seen = table & card.first or table & card.second
-                found = card.memo.get(seen) if seen else ()
+                found = card.by_smaller(seen) if rank >= 0 else None
                 if found is None:
-                    found = self._card_moves(card, seen)
+                    found = card.memo.get(seen) if seen else ()
+                    if found is None:
+                        found = self._card_moves(card, seen)
             if found:
                 if not first:
                     first = found
