@@ -1,21 +1,29 @@
 """Load on the card room: N tables of two simulated people each, over real WebSockets.
 
 Starts ``scopa serve`` as a separate process on a free loopback port with a fresh SQLite file
-(or ``--processes N`` of them sharing ``--db postgresql://...`` and ``--redis redis://...``,
-each table's two people on different processes, so half the sockets are relayed to the
-table's owner), seats two people at each of N tables, and lets them play: each person thinks
-for a while (``--think`` seconds on average) and plays a random legal move. Every move is timed
-from its sending to the arrival of its broadcast, at the mover and at the other seat. When the
-time is up, nobody starts a new move; the run waits for the moves in flight, then checks that
-every acknowledged move is stored (the server's version of each table) and none was lost.
+(or ``--processes N`` of them sharing ``--db postgresql://...`` and ``--redis redis://...``),
+seats two people at each of N tables, and lets them play. With several processes,
+``--routing nginx`` (the default) puts Debian's nginx in front of them with the repository's
+deploy/nginx/scopa-locations.conf, as deployed: lobby requests round-robin, each table's
+sockets to one process by the hash of their path, which the table then moves to (a table is
+made at whichever process nginx picks for the request); ``--routing split`` connects each
+table's two people straight to two different processes, so half the sockets are relayed to the
+table's owner. The share of moves relayed is printed (from each process's ``/healthz``).
+Each person thinks for a while (``--think`` seconds on average) and plays a random legal
+move. Every move is timed from its sending to the arrival of its broadcast, at the mover and at
+the other seat. When the time is up, nobody starts a new move; the run waits for the moves in
+flight, then checks that every acknowledged move is stored (the server's version of each table)
+and none was lost.
 
     .venv/bin/python benchmarks/server_load.py                      # 500 tables, 60 s
     .venv/bin/python benchmarks/server_load.py --tables 50 --seconds 10
     eval "$(bash scripts/postgres.sh)"; eval "$(bash scripts/redis.sh)"
+    eval "$(bash scripts/nginx.sh)"          # --routing nginx, the default for 2+ processes
     .venv/bin/python benchmarks/server_load.py --tables 1000 --processes 2 \
         --db "$SCOPA_TEST_POSTGRES" --redis "$SCOPA_TEST_REDIS"
 
-With Redis and PostgreSQL it also prints the CPU they used (their processes on this machine).
+With Redis and PostgreSQL it also prints the CPU they used (their processes on this machine),
+and nginx's when it is in front.
 
 Prints figures to compare; it never passes or fails on a time. Only loopback addresses are
 used, and the run is bounded by ``--seconds`` (plus setup and a drain of at most 30 s).
@@ -29,6 +37,8 @@ import contextlib
 import os
 import random
 import resource
+import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -47,6 +57,7 @@ from scopa.client import Lobby, TableConnection
 
 SETUP_CONCURRENCY = 32
 DRAIN_SECONDS = 30.0
+LOCATIONS = Path(__file__).resolve().parent.parent / "deploy" / "nginx" / "scopa-locations.conf"
 
 
 @dataclass
@@ -59,6 +70,8 @@ class Stats:
     acked: int = 0
     errors: list[str] = field(default_factory=list)
     gaps: int = 0
+    again: int = 0
+    """States at the version a person already had: sent again when a table moved."""
     matches_finished: int = 0
 
 
@@ -119,6 +132,9 @@ async def person(
                     f"{table.code} seat {seat}: {message['code']} {message['message']}"
                 )
             elif kind == "state":
+                if message["match"] == match and message["version"] == version:
+                    stats.again += 1  # its table moved to this socket's process: nothing new
+                    continue
                 if message["match"] == match and message["version"] != (version or 0) + 1:
                     stats.gaps += 1
                 match, version = message["match"], message["version"]
@@ -146,8 +162,8 @@ async def person(
 async def seat_table(
     urls: list[str], number: int, lobbies: list[Lobby], gate: asyncio.Semaphore
 ) -> tuple[TableRun, list[TableConnection]]:
-    # As behind a proxy: each table is made at one process (its owner), one of its people
-    # plays from there and the other from the next process.
+    # Split: each table is made at one process (its owner), one of its people plays from there
+    # and the other from the next process. Behind nginx, ``urls`` and ``lobbies`` are nginx.
     lobby = lobbies[number % len(lobbies)]
     async with gate:
         created = await lobby.create_table(name="Ada")
@@ -193,35 +209,53 @@ def pids_named(word: str) -> list[int]:
 
 
 def total_cpu(pids: list[int]) -> float:
-    total = 0.0
+    return sum(cpu_by_pid(pids).values())
+
+
+def cpu_by_pid(pids: list[int]) -> dict[int, float]:
+    found = {}
     for pid in pids:
-        try:
-            total += cpu_seconds(pid)
-        except OSError:
-            continue
+        with contextlib.suppress(OSError):
+            found[pid] = cpu_seconds(pid)
+    return found
+
+
+async def relayed(urls: list[str]) -> int:
+    """Commands the processes at ``urls`` relayed to other processes' tables so far."""
+    total = 0
+    for url in urls:
+        async with Lobby(url) as lobby:
+            total += int((await lobby.health()).get("relayed", 0))
     return total
 
 
-async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> int:
+async def run(
+    args: argparse.Namespace, urls: list[str], pids: list[int], front: str | None
+) -> int:
     stats = Stats()
     stop = asyncio.Event()
+    reached = [front] if front else urls
     async with contextlib.AsyncExitStack() as stack:
-        lobbies = [await stack.enter_async_context(Lobby(url, timeout=60)) for url in urls]
+        lobbies = [await stack.enter_async_context(Lobby(url, timeout=60)) for url in reached]
         lobby = lobbies[0]
         started = time.perf_counter()
         gate = asyncio.Semaphore(SETUP_CONCURRENCY)
         seated = await asyncio.gather(
-            *(seat_table(urls, number, lobbies, gate) for number in range(args.tables))
+            *(seat_table(reached, number, lobbies, gate) for number in range(args.tables))
         )
         setup = time.perf_counter() - started
         print(f"setup: {args.tables} tables, {2 * args.tables} sockets in {setup:.1f} s")
         rng = random.Random(args.seed)
         others = {
-            name: pids_named(word)
-            for name, word in (("Redis", "redis-server"), ("PostgreSQL", "postgres"))
-            if args.redis
+            name: word
+            for name, word in (("Redis", "redis-server"), ("PostgreSQL", "postgres"),
+                               ("nginx", "nginx"))
+            if args.redis and (front or name != "nginx")
         }
-        others_before = {name: total_cpu(found) for name, found in others.items()}
+        relayed_before = await relayed(urls) if len(urls) > 1 else 0
+        # By process: PostgreSQL's backends that start during the run (a web process's writer
+        # connects at its first move) count whole, as all their work is in the run.
+        others_before = {name: cpu_by_pid(pids_named(word)) for name, word in others.items()}
         cpu_before = total_cpu(pids)
         mine_before = cpu_seconds(os.getpid())
         began = time.perf_counter()
@@ -237,7 +271,14 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> int
         played = time.perf_counter() - began
         cpu = total_cpu(pids) - cpu_before
         mine = cpu_seconds(os.getpid()) - mine_before
-        used = {name: total_cpu(found) - others_before[name] for name, found in others.items()}
+        used = {
+            name: sum(
+                seconds - others_before[name].get(pid, 0.0)
+                for pid, seconds in cpu_by_pid(pids_named(word)).items()
+            )
+            for name, word in others.items()
+        }
+        relayed_moves = await relayed(urls) - relayed_before if len(urls) > 1 else 0
         # The moves in flight: wait for their acknowledgements, then let everyone go.
         drained = time.perf_counter() + DRAIN_SECONDS
         while stats.acked < stats.sent and time.perf_counter() < drained:
@@ -259,6 +300,10 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> int
                 lost += acked - info["version"]
     moves = stats.acked
     print(f"played: {played:.1f} s, think time {args.think:g} s on average")
+    if len(urls) > 1:
+        print(f"routing: {'through nginx' if front else 'split, straight to the processes'}; "
+              f"moves relayed to another process: {relayed_moves} of {stats.sent} sent "
+              f"({100 * relayed_moves / max(1, stats.sent):.1f}%)")
     print(f"moves: {moves} acknowledged of {stats.sent} sent, {moves / played:.0f} moves/s, "
           f"{stats.matches_finished} matches finished")
     both = stats.ack_ms + stats.broadcast_ms
@@ -282,7 +327,8 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> int
         print(f"CPU per move, {name}: {per_move:.2f} ms ({seconds:.1f} s)")
     unacknowledged = stats.sent - stats.acked
     problems = len(stats.errors) + stats.gaps + lost + len(failures) + len(late) + unacknowledged
-    print(f"errors: {len(stats.errors)}, version gaps: {stats.gaps}, lost moves: {lost}, "
+    print(f"errors: {len(stats.errors)}, version gaps: {stats.gaps} (states sent again at the "
+          f"same version: {stats.again}), lost moves: {lost}, "
           f"unacknowledged: {unacknowledged}, client failures: {len(failures)}, "
           f"stuck: {len(late)}")
     for line in stats.errors[:5]:
@@ -318,6 +364,61 @@ def fresh_database(url: str | None) -> Iterator[str | None]:
         asyncio.run(admin(f'DROP DATABASE "{name}" WITH (FORCE)'))
 
 
+@contextlib.contextmanager
+def nginx_in_front(urls: list[str], folder: Path) -> Iterator[str]:
+    """Debian's nginx (``scripts/nginx.sh``) on a free loopback port, in front of ``urls`` with
+    deploy/nginx/scopa-locations.conf; yields its URL once it accepts connections."""
+    binary = os.environ.get("SCOPA_TEST_NGINX") or shutil.which("nginx") or "/usr/sbin/nginx"
+    if not Path(binary).exists():
+        raise SystemExit("no nginx: run `eval \"$(bash scripts/nginx.sh)\"`, or --routing split")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    servers = "\n".join(f"        server {url.split('//')[1].rstrip('/')};" for url in urls)
+    (folder / "nginx.conf").write_text(f"""{"user root;" if os.geteuid() == 0 else ""}
+worker_processes 1;
+daemon off;
+pid {folder}/nginx.pid;
+events {{ worker_connections 8192; }}
+worker_rlimit_nofile 65536;
+http {{
+    access_log off;
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    upstream scopa {{
+{servers}
+        keepalive 32;
+    }}
+    upstream scopa_sockets {{
+        hash $uri consistent;
+{servers}
+    }}
+    server {{
+        listen 127.0.0.1:{port} backlog=4096;
+        include {LOCATIONS};
+    }}
+}}
+""")
+    process = subprocess.Popen(
+        [binary, "-c", str(folder / "nginx.conf"), "-p", str(folder), "-e",
+         str(folder / "error.log")], stdin=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if process.poll() is not None:
+                    raise SystemExit((folder / "error.log").read_text()) from None
+                time.sleep(0.05)
+        print(f"nginx: pid {process.pid} at http://127.0.0.1:{port}")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=500, help="tables of two (default 500)")
@@ -327,7 +428,14 @@ def main() -> int:
     parser.add_argument("--db", help="database URL (default: a SQLite file in a temporary folder)")
     parser.add_argument("--processes", type=int, default=1, help="scopa serve processes")
     parser.add_argument("--redis", help="Redis URL, shared by the processes (needed for 2+)")
+    parser.add_argument(
+        "--routing", choices=("nginx", "split"),
+        help="with 2+ processes: nginx (the default) in front, as deployed, each table's "
+        "sockets to one process; or split, each table's people on two processes",
+    )
     args = parser.parse_args()
+    if args.routing is None:
+        args.routing = "nginx" if args.processes > 1 else "split"
     if args.processes > 1 and (args.redis is None or args.db is None):
         parser.error("--processes 2 or more need --redis and a shared --db (PostgreSQL)")
     if not 1 <= args.tables <= 2000 or not 0 < args.seconds <= 600:
@@ -364,7 +472,13 @@ def main() -> int:
                     return 2
                 urls.append(line.split()[-1])
                 print(f"server: pid {server.pid} at {urls[-1]} on {db}")
-            return uvloop.run(run(args, urls, [server.pid for server in servers]))
+            with contextlib.ExitStack() as stack:
+                front = (
+                    stack.enter_context(nginx_in_front(urls, Path(folder)))
+                    if args.processes > 1 and args.routing == "nginx"
+                    else None
+                )
+                return uvloop.run(run(args, urls, [server.pid for server in servers], front))
         finally:
             for server in servers:
                 server.terminate()
