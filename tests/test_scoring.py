@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scopa import CARDS, Card, RoundScore, Rules, match_winner, score_round
-from scopa.scoring import round_points, score_piles
+from scopa.scoring import _count_bits, round_points, score_piles
 
 from .conftest import cards, codes, rules_variants
 
@@ -261,3 +261,9 @@ def test_round_points_are_the_totals_of_the_breakdown(
             piles[owner] |= 1 << card_id
     expected = [score.total for score in score_piles(rules, piles, sweeps)]
     assert round_points(rules, piles, sweeps) == expected
+
+
+@given(st.integers(0, (1 << 40) - 1))
+def test_cards_counted_in_parallel_are_the_bits_of_the_mask(mask: int) -> None:
+    assert _count_bits(mask) == mask.bit_count()
+    assert _count_bits((1 << 40) - 1) == 40

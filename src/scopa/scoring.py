@@ -22,6 +22,10 @@ from .cards import (
 )
 from .rules import Rules
 
+_COMPILED: Final = not __file__.endswith(".py")
+"""Whether this module runs compiled: :meth:`RoundPoints.points` then counts cards with
+:func:`_count_bits` (native arithmetic) instead of ``int.bit_count`` (a method call on a
+boxed int there; the faster one in the interpreter)."""
 _SETTEBELLO: Final = SETTEBELLO.bit
 _RE_BELLO: Final = RE_BELLO.bit
 
@@ -94,6 +98,17 @@ def _primiera(pile: int) -> tuple[int, int, tuple[Card, ...]]:
     return total, len(cards), tuple(cards)
 
 
+def _count_bits(mask: int) -> int:
+    """``mask.bit_count()`` for a mask of the 40 cards, by adding bits in parallel."""
+    mask -= mask >> 1 & 0x5555555555
+    mask = (mask & 0x3333333333) + (mask >> 2 & 0x3333333333)
+    mask = (mask + (mask >> 4)) & 0x0F0F0F0F0F
+    mask += mask >> 8
+    mask += mask >> 16
+    mask += mask >> 32
+    return mask & 0x7F
+
+
 def _napola_length(pile: int) -> int:
     """Length of the unbroken run of coins from the Ace: the trailing ones of the coin bits."""
     coins = pile & 1023
@@ -149,6 +164,7 @@ class RoundPoints:
         coins: list[int] = []
         keys: list[int] = []
         best = _BEST_VALUE
+        keyed = False  # whether any side has a primiera (``max(keys)``, without the call)
         for side in range(len(piles)):
             pile = piles[side]
             extra = sweeps[side]
@@ -161,8 +177,12 @@ class RoundPoints:
                 if run >= 3:
                     extra += run
             points.append(extra)
-            cards.append(pile.bit_count())
-            coins.append((pile & COINS_MASK).bit_count())
+            if _COMPILED:
+                cards.append(_count_bits(pile))
+                coins.append(_count_bits(pile & COINS_MASK))
+            else:
+                cards.append(pile.bit_count())
+                coins.append((pile & COINS_MASK).bit_count())
             if self.sevens:
                 keys.append((pile & SEVENS_MASK).bit_count())
                 continue
@@ -173,12 +193,15 @@ class RoundPoints:
             d = best[pile >> 30]
             if self.suits_first:
                 suits = (a > 0) + (b > 0) + (c > 0) + (d > 0)
-                keys.append(a + b + c + d + 1000 * suits)
+                key = a + b + c + d + 1000 * suits
             else:
-                keys.append(a + b + c + d if a and b and c and d else 0)
+                key = a + b + c + d if a and b and c and d else 0
+            keys.append(key)
+            if key:
+                keyed = True
         _award(points, cards)
         _award(points, coins)
-        if self.sevens or max(keys):
+        if self.sevens or keyed:
             _award(points, keys)
         return points
 
