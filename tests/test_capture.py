@@ -268,13 +268,14 @@ def test_the_subsets_worth_a_total_are_all_of_them_in_increasing_mask_order(
     assert found == worth
 
 
+@pytest.mark.parametrize("preset", ["scopa", "escoba"])
 @pytest.mark.parametrize("aces", [False, True])
 def test_every_card_on_every_table_of_two_cards_or_fewer_captures_as_the_rules_say(
-    aces: bool,
+    preset: str, aces: bool
 ) -> None:
-    # In scopa the generator answers tables of two smaller cards or fewer by arithmetic
-    # (``_CardMoves.by_smaller``), not by the search: every such case against the referee.
-    rules = Rules.preset("scopa", ace_takes_all=aces, fewest_cards=aces)
+    # The generator answers two deciding table cards or fewer by arithmetic
+    # (``_CardMoves.by_few``), not by the search: every such case against the referee.
+    rules = Rules.preset(preset, ace_takes_all=aces, fewest_cards=aces)
     generator = move_generator(rules)
     for played in CARDS:
         others = [other for other in CARDS if other != played]
@@ -285,7 +286,7 @@ def test_every_card_on_every_table_of_two_cards_or_fewer_captures_as_the_rules_s
             moves = generator.moves(played.bit, mask_of(table))
             assert {frozenset(move.captured) for move in moves if move.captured} == expected
             card_moves = generator._cards[played.id]  # what ``pick`` reads, in both forms
-            if card_moves.rank >= 0 and not mask_of(table) & card_moves.first:
-                shortcut = card_moves.by_smaller(mask_of(table) & card_moves.second)
+            if card_moves.few and not mask_of(table) & card_moves.first:
+                shortcut = card_moves.by_few(mask_of(table) & card_moves.second)
                 assert shortcut is not None
                 assert {frozenset(move.captured) for move in shortcut} == expected

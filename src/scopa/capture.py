@@ -161,7 +161,8 @@ class _CardMoves:
     masks are read as machine ints, not unboxed from a tuple on every move."""
 
     __slots__ = (
-        "card_id", "equal_moves", "first", "memo", "pairs", "rank", "second", "trail", "value"
+        "card_id", "equal_moves", "few", "first", "memo", "need", "pairs", "rank", "second",
+        "singles", "trail",
     )
 
     def __init__(self, rules: Rules, card_id: int) -> None:
@@ -173,9 +174,21 @@ class _CardMoves:
         # each set of them on the table, by the 4-bit pattern of their suits, so that
         # :meth:`MoveGenerator.pick` finds them by arithmetic instead of a memo look-up.
         self.rank = -1
-        self.value = value = _VALUES[card_id]
+        value = _VALUES[card_id]
         self.equal_moves: tuple[tuple[Move, ...], ...] = ()
+        # ``few``: the moves onto two deciding cards or fewer come by arithmetic (``by_few``):
+        # in scopa those cards are the smaller ones and must make ``need``, the card's value;
+        # in escoba they make 15 with it (``need``: 15 less its value), alone or both.
+        self.few = False
+        self.need = 0
         self.pairs: tuple[tuple[Move, ...], ...] = ()
+        self.singles: tuple[tuple[Move, ...], ...] = ()
+        if rules.capture == "sum" and self.first == VALUE_MASKS[value]:
+            self.few = True
+            self.need = value
+        elif rules.capture != "sum" and not self.first:  # not an Ace that takes all
+            self.few = True
+            self.need = 15 - value
         if rules.capture == "sum" and self.first == VALUE_MASKS[value]:
             self.rank = rank = card_id % 10
             self.equal_moves = tuple(
@@ -186,31 +199,48 @@ class _CardMoves:
                 )
                 for pattern in range(16)
             )
-            # And two smaller cards alone, ``low`` below ``high``, by ``low * 4 + high's
-            # suit``: the move taking both when they make the value (see ``by_smaller``).
+        if self.few:
+            # Two deciding cards, ``low`` below ``high``, by ``low * 4 + high's suit``: the
+            # move taking both when they make ``need``; and one card alone, by its id.
+            need = self.need
             self.pairs = tuple(
                 (move_of(card_id, 1 << low | 1 << high),)
-                if 1 <= value - _VALUES[low] <= 10 and high > low
+                if 1 <= need - _VALUES[low] <= 10 and high > low and card_id not in (low, high)
                 else ()
                 for low in range(40)
                 for suit in range(4)
-                for high in (suit * 10 + value - _VALUES[low] - 1,)
+                for high in (suit * 10 + need - _VALUES[low] - 1,)
             )
+            if rules.capture != "sum":
+                self.singles = tuple(
+                    (move_of(card_id, 1 << other),)
+                    if _VALUES[other] == need and other != card_id
+                    else ()
+                    for other in range(40)
+                )
 
-    def by_smaller(self, seen: int) -> tuple[Move, ...] | None:
-        """Scopa (``rank >= 0``), no card of equal value on the table, ``seen`` the smaller
-        cards there: the moves when they are two at most, by arithmetic (one card alone
-        cannot make the value; two make it or not), ``None`` (the memo decides) for more."""
+    def by_few(self, seen: int) -> tuple[Move, ...] | None:
+        """The moves when ``few`` and ``seen`` (the deciding table cards: in scopa, with no
+        card of equal value there, the smaller ones) holds two cards at most, by arithmetic;
+        ``None`` (the memo decides) for more. The order is the memo's: by capture mask."""
         rest = seen & (seen - 1)
-        if not rest:
-            return ()
+        if not rest:  # in scopa no smaller card alone makes the value: no ``singles``
+            return self.singles[seen.bit_length() - 1] if seen and self.singles else ()
         if rest & (rest - 1):
             return None
         low = (seen ^ rest).bit_length() - 1
         high = rest.bit_length() - 1
-        if _VALUES[low] + _VALUES[high] != self.value:
+        need = self.need
+        low_value = _VALUES[low]
+        high_value = _VALUES[high]
+        if low_value + high_value == need:
+            return self.pairs[low * 4 + high // 10]
+        singles = self.singles
+        if not singles:
             return ()
-        return self.pairs[low * 4 + high // 10]
+        if low_value == need:
+            return singles[low] + singles[high] if high_value == need else singles[low]
+        return singles[high] if high_value == need else ()
 
 
 class MoveGenerator:
@@ -249,8 +279,8 @@ class MoveGenerator:
             if seen:
                 found = None
                 # Compiled, scopa's arithmetic beats a memo look-up; pure, the look-up wins.
-                if _COMPILED and card.rank >= 0 and not seen & card.first:
-                    found = card.by_smaller(seen)
+                if _COMPILED and card.few and not seen & card.first:
+                    found = card.by_few(seen)
                 if found is None:
                     found = card.memo.get(seen)
                     if found is None:
@@ -298,7 +328,7 @@ class MoveGenerator:
                 ]
             else:
                 seen = table & card.first or table & card.second
-                found = card.by_smaller(seen) if rank >= 0 else None
+                found = card.by_few(seen) if card.few else None
                 if found is None:
                     found = card.memo.get(seen) if seen else ()
                     if found is None:
