@@ -50,12 +50,13 @@ instructions a round compiled after 1,000 rounds, 0.23M after 20,000), so withou
 first figure would run on a colder memo than the next, and none as a long search runs."""
 
 
-def round_rollouts(rules: Rules, count: int, seed: int) -> None:
+def round_rollouts(rules: Rules, count: int, seed: int,
+                   shuffle: Callable[[random.Random], list[int]] = random_deck) -> None:
     """Play ``count`` fresh rounds with the round state's own random rollout."""
     rng = random.Random(seed)
 
     def next_deck() -> list[int]:
-        return random_deck(rng)
+        return shuffle(rng)
 
     players = rules.players
     for number in range(count):
@@ -66,16 +67,7 @@ def round_rollouts(rules: Rules, count: int, seed: int) -> None:
 
 def seeded_rollouts(rules: Rules, count: int, seed: int) -> None:
     """:func:`round_rollouts` dealt from ``Game``'s seed-compatible shuffle."""
-    rng = random.Random(seed)
-
-    def next_deck() -> list[int]:
-        return shuffled_deck(rng)
-
-    players = rules.players
-    for number in range(count):
-        state = Round.deal(rules, number % players, next_deck)
-        state.play_randomly(rng)
-        state.points()
+    round_rollouts(rules, count, seed, shuffled_deck)
 
 
 def round_playouts(rules: Rules, count: int, seed: int) -> None:

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 import pytest
 
 from scopa import CARDS, Card, Game, Rules, preset_names
+from scopa.players import Player
 
 
 def card(code: str) -> Card:
@@ -78,6 +79,16 @@ def play_random(game: Game, rng: random.Random, max_moves: int = 100_000) -> Non
             return
         game.play(rng.choice(game.legal_moves()))
     raise AssertionError("the match did not end")
+
+
+def play_match(game: Game, players: Sequence[Player]) -> None:
+    """Let ``players`` (by seat) play the match out, checking every move they choose is legal."""
+    while not game.is_over:
+        seat = game.to_move
+        assert seat is not None
+        move = players[seat].choose(game.view(seat))
+        assert move in game.legal_moves()
+        game.play(move)
 
 
 def play_until_round_ends(game: Game, rng: random.Random) -> None:

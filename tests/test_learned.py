@@ -11,19 +11,14 @@ from scopa.players.evaluation import WeightsError, weights_path
 from scopa.players.learned import LearnedPlayer
 from scopa.tournament import make_bot
 
-from .conftest import deal
+from .conftest import deal, play_match
 
 
 def test_a_whole_match_of_legal_moves() -> None:
     rules = Rules.preset("scopa")
     game = Game.new(rules, seed=5)
     players = [LearnedPlayer(seed=seat, samples=8, time_budget=None) for seat in range(2)]
-    while not game.is_over:
-        seat = game.to_move
-        assert seat is not None
-        move = players[seat].choose(game.view(seat))
-        assert move in game.legal_moves()
-        game.play(move)
+    play_match(game, players)
     assert game.winner is not None
 
 
@@ -94,10 +89,5 @@ def test_a_learned_pair_plays_a_whole_team_match_against_an_expert_pair() -> Non
     game = Game.new(rules, seed=3)
     players = [LearnedPlayer(seed=seat, samples=8, time_budget=None) if seat % 2 == 0
                else ExpertPlayer(seed=seat) for seat in range(4)]
-    while not game.is_over:
-        seat = game.to_move
-        assert seat is not None
-        move = players[seat].choose(game.view(seat))
-        assert move in game.legal_moves()
-        game.play(move)
+    play_match(game, players)
     assert game.winner in (0, 1)

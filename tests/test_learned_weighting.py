@@ -21,7 +21,7 @@ from scopa.players.sampling import Knowledge
 from scopa.players.weighting import PlayLikelihood
 from scopa.round import Round
 
-from .conftest import deal
+from .conftest import deal, play_match
 
 
 class Flat(Evaluation):
@@ -127,9 +127,4 @@ def test_a_weighted_search_plays_a_whole_match_of_legal_moves() -> None:
     game = Game.new(rules, seed=2)
     players = [LearnedPlayer(seed=seat, samples=8, time_budget=None, weighting=2.0)
                for seat in range(2)]
-    while not game.is_over:
-        seat = game.to_move
-        assert seat is not None
-        move = players[seat].choose(game.view(seat))
-        assert move in game.legal_moves()
-        game.play(move)
+    play_match(game, players)
