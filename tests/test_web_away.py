@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from .server_support import sqlite_url, subprocess_server
-from .web_support import open_page, play_one_card, version
+from .web_support import Watched, open_page, play_one_card, version
 
 
 @pytest.fixture(scope="module")
@@ -22,9 +22,9 @@ def impatient_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield server.url
 
 
-def test_an_away_friend_is_shown_and_played_for(browser: Browser,
-                                                impatient_server: str) -> None:  # fmt: skip
-    ada = open_page(browser, impatient_server)
+def start_a_match_of_two(browser: Browser, url: str) -> tuple[Watched, Watched]:
+    """Ada makes a table at ``url``, Bruno takes the other seat from her link, and she starts."""
+    ada = open_page(browser, url)
     ada.page.fill("#name", "Ada")
     ada.page.click("#create-table")
     bruno = open_page(browser, ada.page.input_value("#share-link"))
@@ -32,6 +32,12 @@ def test_an_away_friend_is_shown_and_played_for(browser: Browser,
     bruno.page.click("#take-seat")
     ada.page.wait_for_selector("#start:not([disabled])")
     ada.page.click("#start")
+    return ada, bruno
+
+
+def test_an_away_friend_is_shown_and_played_for(browser: Browser,
+                                                impatient_server: str) -> None:  # fmt: skip
+    ada, bruno = start_a_match_of_two(browser, impatient_server)
     bruno.page.wait_for_selector("#board")
     ada.page.wait_for_selector('.seat[data-seat="1"] .status[data-status="here"]')
     bruno.check()
@@ -64,14 +70,7 @@ def still_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def test_a_person_here_but_silent_is_played_for_until_they_say_they_are_back(
     browser: Browser, still_server: str
 ) -> None:
-    ada = open_page(browser, still_server)
-    ada.page.fill("#name", "Ada")
-    ada.page.click("#create-table")
-    bruno = open_page(browser, ada.page.input_value("#share-link"))
-    bruno.page.fill("#join-name", "Bruno")
-    bruno.page.click("#take-seat")
-    ada.page.wait_for_selector("#start:not([disabled])")
-    ada.page.click("#start")
+    ada, bruno = start_a_match_of_two(browser, still_server)
     # Both stay, and nobody plays: Ada's turn runs out, then Bruno's; bots play for both.
     ada.page.wait_for_selector('.seat[data-seat="1"] .status[data-status="stand-in"]')
     ada.page.wait_for_selector('#board[data-version="2"]')
