@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from .web_support import (
     DESKTOP,
@@ -150,3 +150,35 @@ def test_a_seat_follows_its_player_to_another_browser(browser: Browser, web_serv
     screenshot(laptop.page, "seat-followed-desktop")
     laptop.check()
     phone.check()
+
+
+def test_what_is_typed_before_the_account_check_answers_stays(
+    browser: Browser, web_server: str
+) -> None:
+    """The account screen asks the server who this browser is; a slow answer used to redraw
+    the forms and wipe a name already typed (seen under load). Hold that answer back, type,
+    then let it through: the name is still there, and the password too."""
+    page = open_page(browser, web_server).page
+    expect(page.locator("#account-link")).to_have_text("Log in")
+    answered = "performance.getEntriesByName(new URL('/api/account', location.href).href).length"
+    before = int(page.evaluate(answered))
+    held: list[Route] = []
+    holding = [True]
+    page.route("**/api/account",
+               lambda route: held.append(route) if holding[0] else route.continue_())
+    page.click("#account-link")
+    page.fill("#register-name", "Slow Sam")
+    page.fill("#register-password", "a good password")
+    for _ in range(1000):  # each round trip lets Playwright hand the held request over
+        if held:
+            break
+        page.evaluate("0")
+    assert held, "the account screen's check was not held"
+    holding[0] = False
+    for route in held:
+        route.continue_()
+    # The screen's check has answered, and the header's own check, made after the screen
+    # drew again, too: whatever the answer redraws has been drawn.
+    page.wait_for_function(f"() => {answered} >= {before + 2}")
+    expect(page.locator("#register-name")).to_have_value("Slow Sam")
+    expect(page.locator("#register-password")).to_have_value("a good password")

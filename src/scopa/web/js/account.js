@@ -121,15 +121,30 @@ export function showAccount(main) {
     return [about, password, list];
   }
 
-  function render() {
+  // What the screen shows; drawn again only when it changes (or the language or deck did:
+  // `force`), so the answer to the first "who am I" cannot wipe what someone already typed
+  // into the forms (a slow answer did).
+  let shown = "";
+
+  function render(force = false) {
+    const state = JSON.stringify({ me, sessions, problem, done });
+    if (!force && state === shown) return;
+    shown = state;
+    // Names typed survive a redraw (after a refused login, say); passwords never do.
+    const typed = [...main.querySelectorAll("input:not([type=password])")]
+      .map((input) => [input.id, input.value]);
     main.replaceChildren(h("div", { class: "account" },
       h("h1", {}, t("account.title")),
       problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
       done ? h("p", { class: "done", role: "status" }, done) : null,
       h("div", { class: "lobby" }, me ? player() : guest())));
+    for (const [id, text] of typed) {
+      const input = document.getElementById(id);
+      if (input && !input.value) input.value = text;
+    }
   }
 
   render();
   load();
-  return { render };
+  return { render: () => render(true) };
 }
