@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from .server_support import sqlite_url, subprocess_server
-from .web_support import Watched, open_page, play_one_card, version
+from .web_support import Watched, open_page, play_one_card, screenshot, version
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +75,7 @@ def test_a_person_here_but_silent_is_played_for_until_they_say_they_are_back(
     ada.page.wait_for_selector('.seat[data-seat="1"] .status[data-status="stand-in"]')
     ada.page.wait_for_selector('#board[data-version="2"]')
     assert "You were away on your turn" in ada.page.inner_text(".come-back")
+    screenshot(ada.page, "come-back-desktop")
     bruno.page.wait_for_selector('.seat[data-seat="0"] .status[data-status="stand-in"]')
     # Ada says she is back: the seat is hers again, and Bruno sees her here.
     ada.page.click("#come-back")
