@@ -16,7 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, WebSocketRoute, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    Page,
+    Request,
+    ViewportSize,
+    WebSocketRoute,
+    sync_playwright,
+)
 
 from .server_support import sqlite_url, subprocess_server
 
@@ -91,12 +98,20 @@ def open_page(
     watched = Watched(page)
     page.on("console", lambda m: m.type == "error" and watched.errors.append(m.text))
     page.on("pageerror", lambda error: watched.errors.append(str(error)))
-    page.on("requestfailed", lambda r: watched.errors.append(f"failed: {r.method} {r.url}"))
+    page.on("requestfailed", lambda r: _failed(watched, r))
     page.on("request", lambda r: _on_loopback(r.url) or watched.errors.append(f"left: {r.url}"))
     if before is not None:
         before(page)
     page.goto(url)
     return watched
+
+
+def _failed(watched: Watched, request: Request) -> None:
+    """Records a failed request, except one the browser cancelled itself: a reload or a
+    navigation aborts the page's fetches in flight (``net::ERR_ABORTED``), as for any user,
+    and that is no fault of the page (CI once failed on a seat list cut short by a reload)."""
+    if request.failure != "net::ERR_ABORTED":
+        watched.errors.append(f"failed: {request.method} {request.url} ({request.failure})")
 
 
 def _on_loopback(url: str) -> bool:
@@ -142,8 +157,13 @@ def screenshot(page: Page, name: str, still: bool = True) -> Path:
     return path
 
 
-def play_against_computer(page: Page, preset: str = "scopa", look: str = "french",
-                          target: str = "1", level: str = "random") -> None:
+def play_against_computer(
+    page: Page,
+    preset: str = "scopa",
+    look: str = "french",
+    target: str = "1",
+    level: str = "random",
+) -> None:
     """From the lobby, one click (after the choices) to a dealt table against a bot."""
     page.select_option("#quick-preset", preset)
     page.select_option("#quick-look", look)
@@ -174,9 +194,7 @@ def play_to_the_end(page: Page, on_breakdown: Callable[[Page], None] | None = No
     ``on_breakdown`` is called with the page whenever a round's breakdown is up."""
     played = 0
     for _ in range(1000):
-        page.wait_for_selector(
-            "#winner, #continue, .hand button.playable"
-        )
+        page.wait_for_selector("#winner, #continue, .hand button.playable")
         if page.locator("#winner").count():
             return played
         if page.locator("#continue").count():
