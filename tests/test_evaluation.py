@@ -123,3 +123,54 @@ def test_the_shipped_weights_load_small_with_their_provenance(preset: str) -> No
     assert abs(float(out[0, 0] - out[0, 1])) < 1.5
     # A side that holds almost all the cards and three sweeps expects most of the round.
     assert out[1, 0] > out[1, 1] + 3
+
+
+def _determinized(hands: int = 1, hidden: int = 8) -> Evaluation:
+    rng = np.random.default_rng(1)
+    return Evaluation(
+        rng.normal(size=(FEATURES + 40 * hands, hidden)).astype(np.float32),
+        rng.normal(size=hidden).astype(np.float32),
+        rng.normal(size=(hidden, OUTPUTS)).astype(np.float32),
+        rng.normal(size=OUTPUTS).astype(np.float32),
+        meta={"features": "determinized"},
+    )
+
+
+def test_a_determinized_model_reads_the_other_hand(tmp_path: Path) -> None:
+    model = _determinized()
+    assert model.features == "determinized" and model.hands == 1
+    rows = [(*ROWS[0], 1 << 30), (*ROWS[0], 1 << 31)]
+    out = model.points(rows)
+    assert out.shape == (2, OUTPUTS) and not np.allclose(out[0], out[1])
+    path = tmp_path / "determinized.npz"
+    model.save(path)
+    assert np.array_equal(Evaluation.load(path, "determinized").points(rows), out)
+    assert Evaluation.load(path, None).features == "determinized"
+    model.check_players(2)
+    with pytest.raises(ValueError, match="reads 1 other hands; 4 players have 3"):
+        model.check_players(4)
+
+
+def test_a_file_of_the_other_feature_set_is_refused_naming_it(tmp_path: Path) -> None:
+    seat, determinized = tmp_path / "seat.npz", tmp_path / "determinized.npz"
+    _small().save(seat)
+    _determinized().save(determinized)
+    with pytest.raises(WeightsError, match=f"the learned weights file {determinized} reads "
+                       "the 'determinized' feature set, not the 'seat' one asked for"):
+        Evaluation.load(determinized)
+    with pytest.raises(WeightsError, match=f"the learned weights file {seat} reads the 'seat' "
+                       "feature set, not the 'determinized' one"):
+        Evaluation.load(seat, "determinized")
+    with pytest.raises(ValueError, match="unknown feature set 'open'"):
+        Evaluation.load(seat, "open")
+    assert weights_path(Rules.preset("escoba"), "determinized").name == (
+        "escoba-2p-determinized.npz")
+
+
+def test_a_determinized_file_without_hand_blocks_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "narrow.npz"
+    model = _small()
+    np.savez(path, w1=model.w1, b1=model.b1, w2=model.w2, b2=model.b2,
+             meta=np.array(json.dumps({"features": "determinized"})))
+    with pytest.raises(WeightsError, match=r"narrow.npz is corrupt .*a determinized model has"):
+        Evaluation.load(path, "determinized")

@@ -10,6 +10,11 @@ data hash), and inference is two matrix products here.
 Weights ship in the package, one file per rule set (``weights/<preset>-<players>p.npz``).
 A file that is missing, unreadable or of the wrong shape fails at load with a sentence
 naming it: there is never a silent fallback to a weaker player.
+
+The feature set a model reads (``meta["features"]``: ``"seat"``, the default and what
+the shipped files hold, or ``"determinized"``, which also sees a guess's other hands) is
+part of the file; :meth:`Evaluation.load` refuses a file whose set is not the one asked
+for, and determinized weights go by ``<preset>-<players>p-determinized.npz``.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..rules import PRESETS, Rules
-from .features import FEATURES, expand
+from .features import FEATURES, check_features, expand
 
 WEIGHTS_DIR: Final = Path(__file__).with_name("weights")
 """Where the shipped weights live."""
@@ -50,8 +55,15 @@ class Evaluation:
         b2: npt.NDArray[np.float32],
         meta: dict[str, Any],
     ) -> None:
+        features = meta.get("features", "seat")
+        check_features(features)
         hidden = b1.shape[0]
-        shapes = {"w1": (FEATURES, hidden), "b1": (hidden,), "w2": (hidden, OUTPUTS),
+        width = w1.shape[0] if w1.ndim == 2 else -1
+        if features == "determinized" and (width <= FEATURES or (width - FEATURES) % 40):
+            raise ValueError(f"w1 has {width} input rows; a determinized model has "
+                             f"{FEATURES} and 40 a hand more")
+        inputs = width if features == "determinized" else FEATURES
+        shapes = {"w1": (inputs, hidden), "b1": (hidden,), "w2": (hidden, OUTPUTS),
                   "b2": (OUTPUTS,)}
         for name, array in zip(_ARRAYS, (w1, b1, w2, b2), strict=True):
             if array.shape != shapes[name]:
@@ -64,10 +76,17 @@ class Evaluation:
         self.b2 = b2.astype(np.float32)
         self.meta = meta
         """How the weights were made: rules, seed, positions, data hash, losses."""
+        self.features: str = features
+        """The feature set the model reads (:data:`~.features.FEATURE_SETS`)."""
+        self.hands = (width - FEATURES) // 40
+        """The other hands a determinized record holds (players - 1); 0 for the seat set."""
 
     @classmethod
-    def load(cls, path: Path | str) -> Evaluation:
-        """The evaluation saved at ``path``; a :class:`WeightsError` naming it otherwise."""
+    def load(cls, path: Path | str, features: str | None = "seat") -> Evaluation:
+        """The evaluation saved at ``path``; a :class:`WeightsError` naming it otherwise,
+        also when it reads another feature set than ``features`` (``None``: any)."""
+        if features is not None:
+            check_features(features)
         path = Path(path)
         if not path.is_file():
             raise WeightsError(f"the learned weights file {path} does not exist")
@@ -77,11 +96,23 @@ class Evaluation:
                 meta = json.loads(str(data["meta"]))
             if not isinstance(meta, dict):
                 raise ValueError("its meta is not a JSON object")
-            return cls(arrays[0], arrays[1], arrays[2], arrays[3], meta)
+            evaluation = cls(arrays[0], arrays[1], arrays[2], arrays[3], meta)
         except (OSError, KeyError, ValueError, zipfile.BadZipFile, EOFError) as error:
             raise WeightsError(
                 f"the learned weights file {path} is corrupt or not a scopa model: {error}"
             ) from None
+        if features is not None and evaluation.features != features:
+            raise WeightsError(
+                f"the learned weights file {path} reads the {evaluation.features!r} feature "
+                f"set, not the {features!r} one asked for"
+            )
+        return evaluation
+
+    def check_players(self, players: int) -> None:
+        """A ``ValueError`` when a determinized model was made for another player count."""
+        if self.features == "determinized" and self.hands != players - 1:
+            raise ValueError(f"this determinized evaluation reads {self.hands} other hands; "
+                             f"{players} players have {players - 1}")
 
     def save(self, path: Path | str) -> None:
         """Write the weights and their ``meta`` as an ``.npz`` file at ``path``."""
@@ -116,15 +147,17 @@ def rules_name(rules: Rules) -> str:
     )
 
 
-def weights_path(rules: Rules) -> Path:
-    """The shipped weights file for ``rules``."""
-    return WEIGHTS_DIR / f"{rules_name(rules)}.npz"
+def weights_path(rules: Rules, features: str = "seat") -> Path:
+    """The shipped weights file for ``rules`` and the feature set ``features``."""
+    check_features(features)
+    suffix = "" if features == "seat" else f"-{features}"
+    return WEIGHTS_DIR / f"{rules_name(rules)}{suffix}.npz"
 
 
 @cache
-def evaluation_for(rules: Rules) -> Evaluation:
-    """The shipped evaluation of ``rules``, loaded once."""
-    return Evaluation.load(weights_path(rules))
+def evaluation_for(rules: Rules, features: str = "seat") -> Evaluation:
+    """The shipped evaluation of ``rules`` reading ``features``, loaded once."""
+    return Evaluation.load(weights_path(rules, features), features)
 
 
 __all__ = ["Evaluation", "WeightsError", "evaluation_for", "rules_name", "weights_path"]
