@@ -7,6 +7,12 @@ the stronger one for the next generation to learn better play).
 
     python benchmarks/learned.py [--matches 200] [--decisions 300] [--samples N] [--plies N]
                                  [--guesses N] [--weighting X] [--duel N] [--weights FILE]
+                                 [--reply policy|minimax]
+
+A ``--weights`` file of the determinized feature set fields its leaf everywhere (its data
+is recorded with the other hands; guesses are not weighted, which needs the seat set);
+``--reply minimax`` picks the reply before the leaf by the evaluation, in the decisions
+and in the duel's policy.
 
 Figures are CPU seconds where the work is single-process (a shared machine skews wall
 time more), and wall time per decision as a person waits for it. Strength is measured
@@ -24,7 +30,7 @@ from scopa import Game, Rules
 from scopa.cards import ALL_CARDS_MASK, value_of
 from scopa.learning.selfplay import DEFAULT_GUESSES, LearnedPolicy, play_matches
 from scopa.players.evaluation import Evaluation, evaluation_for
-from scopa.players.learned import DEFAULT_PLIES, DEFAULT_SAMPLES, LearnedPlayer
+from scopa.players.learned import DEFAULT_PLIES, DEFAULT_SAMPLES, REPLIES, LearnedPlayer
 from scopa.players.simulation import round_model
 from scopa.players.weighting import DEFAULT_SHARPNESS
 from scopa.round import Round, shuffled_deck
@@ -41,18 +47,24 @@ def main() -> None:
     parser.add_argument("--weighting", type=float, default=DEFAULT_SHARPNESS)
     parser.add_argument("--duel", type=int, default=200, help="match seeds of the duel")
     parser.add_argument("--weights", help="the evaluation to field (default: the package's)")
+    parser.add_argument("--reply", default="policy", choices=REPLIES)
     args = parser.parse_args()
     rules = Rules.preset("scopa")
-    evaluation = Evaluation.load(args.weights) if args.weights else evaluation_for(rules)
+    evaluation = (Evaluation.load(args.weights, features=None) if args.weights
+                  else evaluation_for(rules))
+    features = evaluation.features
+    print(f"evaluation: {args.weights or 'the package'}'s, {features} features, "
+          f"{args.reply} reply")
 
     cpu = time.process_time()
-    positions = play_matches(rules, args.matches, seed=1)
+    positions = play_matches(rules, args.matches, seed=1, features=features)
     spent = time.process_time() - cpu
     print(f"self-play: {len(positions):,} positions of {args.matches} matches in {spent:.2f} "
           f"CPU s: {len(positions) / spent:,.0f} positions per CPU s")
     cpu = time.process_time()
     learned = play_matches(rules, args.matches, seed=1,
-                           policy=LearnedPolicy(rules, evaluation, args.guesses, args.plies))
+                           policy=LearnedPolicy(rules, evaluation, args.guesses, args.plies,
+                                                args.reply), features=features)
     spent = time.process_time() - cpu
     print(f"self-play of a learned generation ({args.guesses} guesses, {args.plies} plies): "
           f"{len(learned):,} "
@@ -69,9 +81,10 @@ def main() -> None:
         spent = time.process_time() - cpu
         print(f"evaluation in batches of {batch}: {batch * rounds / spent:,.0f} leaves per CPU s")
 
-    for weighting in (0.0, args.weighting):
+    weightings = (0.0, args.weighting) if features == "seat" else (0.0,)
+    for weighting in weightings if args.decisions else ():  # --decisions 0: none timed
         player = LearnedPlayer(seed=1, samples=args.samples, plies=args.plies,
-                               weighting=weighting)
+                               weighting=weighting, evaluation=evaluation, reply=args.reply)
         rng = random.Random(2)
         times: list[float] = []
         cpu = time.process_time()
@@ -90,20 +103,22 @@ def main() -> None:
                     move = rng.choice(game.legal_moves())
                 game.play(move)
         spent = time.process_time() - cpu
-        print(f"learned ({args.samples} samples, {args.plies} plies, weighting {weighting}): "
+        print(f"learned ({args.samples} samples, {args.plies} plies, {args.reply} reply, "
+              f"weighting {weighting}): "
               f"{len(times)} decisions, mean {sum(times) / len(times) * 1000:.1f} ms, worst "
               f"{max(times) * 1000:.1f} ms (wall); {spent / len(times) * 1000:.1f} CPU ms "
               f"a decision with the random opponent's")
 
 
-    policy = LearnedPolicy(rules, evaluation, args.guesses, args.plies)
+    policy = LearnedPolicy(rules, evaluation, args.guesses, args.plies, args.reply)
     cpu = time.process_time()
     units = [sum(_duel(rules, policy, seed, side) for side in (0, 1)) / 2
              for seed in range(args.duel)]
     spent = time.process_time() - cpu
     mean = sum(units) / len(units)
     half = 1.96 * math.sqrt(sum((u - mean) ** 2 for u in units) / (len(units) - 1) / len(units))
-    print(f"learned policy ({args.guesses} guesses, {args.plies} plies) vs the playout policy: "
+    print(f"learned policy ({features} leaf, {args.guesses} guesses, {args.plies} plies, "
+          f"{args.reply} reply) vs the playout policy: "
           f"{100 * mean:.1f}% of "
           f"{2 * args.duel} matches (paired 95% CI {100 * (mean - half):.1f} - "
           f"{100 * (mean + half):.1f}%), no random moves; {spent:.1f} CPU s")

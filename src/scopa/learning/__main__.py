@@ -2,6 +2,7 @@
 
     python -m scopa.learning --preset scopa --players 2 --seed 15 --matches 20000 --jobs 2
     python -m scopa.learning --generations 3 --seeds 100 --run runs/scopa-2p
+    python -m scopa.learning --features determinized --seeds 0 --out runs/d.npz
 
 Generation 0 learns from the playout policy's self-play; generation ``k + 1`` from the
 self-play of generation ``k``'s evaluation (:class:`~.selfplay.LearnedPolicy`). Each
@@ -14,8 +15,10 @@ says how it did, so the figures of all generations show whether more compute pay
 
 It prints what each step took: positions, wall-clock and CPU seconds, the fit's errors,
 the SHA-256 of the data and of the weights, which each weights file also records.
-Unknown presets and player counts are refused with the core's sentence before
-anything runs.
+``--features determinized`` records the positions with the other hands and trains a
+leaf that reads them (:mod:`scopa.players.features`); its files go by
+``<rules>-determinized``. Unknown presets and player counts are refused with the core's
+sentence before anything runs.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..players.evaluation import Evaluation, rules_name, weights_path
+from ..players.features import FEATURE_SETS, check_features
+from ..players.learned import REPLIES, check_reply
 from ..rules import Rules
 from ..tournament import Tournament, run
 from .levels import level
@@ -62,6 +67,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="guesses at the hidden cards per move in later generations' play")
     parser.add_argument("--plies", type=int, default=DEFAULT_PLIES,
                         help="replies of the playout policy before the leaf, in that play")
+    parser.add_argument("--reply", default="policy", choices=REPLIES,
+                        help="how that play picks the reply before the leaf")
+    parser.add_argument("--features", default="seat", choices=FEATURE_SETS,
+                        help="what the positions and the leaf hold: the seat's knowledge, "
+                        "or that and the other hands (inside a search's guess)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--epsilon", type=float, default=DEFAULT_EPSILON)
     parser.add_argument("--hidden", type=int, default=DEFAULT_HIDDEN)
@@ -80,7 +90,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         rules = Rules.preset(args.preset, players=args.players)
-        name = rules_name(rules)
+        check_features(args.features)
+        check_reply(args.reply, args.plies)
+        name = rules_name(rules) + ("" if args.features == "seat" else f"-{args.features}")
         for count, what in ((args.generations, "generations"), (args.matches, "matches"),
                             (args.next_matches or 1, "next matches")):
             if count < 1:
@@ -104,13 +116,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     for number in range(args.generations):
         matches = args.matches if number == 0 else args.next_matches or args.matches
         policy = (None if parent is None
-                  else LearnedPolicy(rules, parent, args.guesses, args.plies))
+                  else LearnedPolicy(rules, parent, args.guesses, args.plies, args.reply))
         played_by = ("playout policy" if parent is None else
                      f"learned generation {number - 1}, {args.guesses} guesses, "
-                     f"{args.plies} plies")
+                     + ("the minimax reply" if args.reply == "minimax"
+                        else f"{args.plies} plies"))
         print(f"generation {number}: {matches} matches of self-play by the {played_by}")
         data_seed = args.seed + number
-        generated = generate(rules, matches, data_seed, args.jobs, args.epsilon, policy)
+        generated = generate(rules, matches, data_seed, args.jobs, args.epsilon, policy,
+                             args.features)
         positions = generated.positions
         digest = positions.digest()
         print(f"self-play {name}: {matches} matches, {len(positions):,} positions in "
@@ -119,12 +133,15 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{args.jobs} jobs)")
         print(f"data sha256 {digest}")
         meta: dict[str, object] = {
-            "rules": name, "matches": matches, "epsilon": args.epsilon, "data_sha256": digest,
+            "rules": rules_name(rules), "matches": matches, "epsilon": args.epsilon,
+            "data_sha256": digest,
             "policy": played_by, "generation": number, "data_seed": data_seed,
         }
         if parent is not None:
             meta |= {"guesses": args.guesses, "plies": args.plies,
                      "parent_sha256": parent_hash}
+            if args.reply != "policy":
+                meta["reply"] = args.reply
         if args.data and number == 0:
             positions.save(args.data, meta | {"seed": args.seed})
         fit_started = time.perf_counter()
@@ -153,7 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for generation in generations:
             for opponent, result in zip(opponents, generation.tournaments, strict=True):
                 print(_figure_line(generation.number, opponent, result))
-    out = Path(args.out) if args.out else weights_path(rules)
+    out = Path(args.out) if args.out else weights_path(rules, args.features)
     shutil.copyfile(generations[ship].path, out)
     print(f"shipped: generation {ship} as {out}; "
           f"the whole run {time.perf_counter() - started:.1f} s")

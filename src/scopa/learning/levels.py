@@ -9,7 +9,8 @@ weights file with the player's settings, for instance::
 print(level("runs/scopa-2p-gen1.npz"))')" master --matches 100
 
 The argument is a comma-separated list: the weights file, then ``samples=N``,
-``plies=N`` or ``weighting=X`` to change the player's settings.
+``plies=N``, ``weighting=X`` or ``reply=minimax`` to change the player's settings. The
+file's feature set (seat or determinized) decides the leaf.
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ from scopa.players.base import Player
 from scopa.players.evaluation import Evaluation
 from scopa.players.learned import DEFAULT_PLIES, DEFAULT_SAMPLES, LearnedPlayer
 
-_SETTINGS = ("samples", "plies", "weighting")
+_SETTINGS = ("samples", "plies", "weighting", "reply")
 
 
-def level(weights: Path | str, **settings: float) -> str:
+def level(weights: Path | str, **settings: float | str) -> str:
     """The tournament level of the learned player with ``weights`` and ``settings``."""
     path = Path(weights).resolve()
     if "," in str(path) or ":" in str(path):
@@ -42,21 +43,26 @@ def learned(argument: str | None, seed: int | None) -> Player:
         raise ValueError("the learned level needs a weights file: FILE.py:learned:WEIGHTS.npz")
     path, *options = argument.split(",")
     settings: dict[str, float] = {}
+    reply = "policy"
     for option in options:
         name, _, value = option.partition("=")
         try:
             if name not in _SETTINGS:
                 raise ValueError
-            settings[name] = float(value) if name == "weighting" else int(value)
+            if name == "reply":
+                reply = value
+            else:
+                settings[name] = float(value) if name == "weighting" else int(value)
         except ValueError:
             raise ValueError(
                 f"{option!r} is no setting of the learned level; the settings are "
-                "samples=N, plies=N and weighting=X"
+                "samples=N, plies=N, weighting=X and reply=policy|minimax"
             ) from None
     return LearnedPlayer(
         seed,
-        evaluation=Evaluation.load(path),
+        evaluation=Evaluation.load(path, features=None),
         samples=int(settings.get("samples", DEFAULT_SAMPLES)),
         plies=int(settings.get("plies", DEFAULT_PLIES)),
         weighting=settings.get("weighting", 0.0),
+        reply=reply,
     )

@@ -11,6 +11,12 @@ knows (never the other hands) and the match standing from its side, and once kno
 targets from its side: the round's points in total and by category for its side and for
 the other sides (their mean), and the match result (1 won, 0 lost).
 
+With ``features="determinized"`` each position is written down as the
+:func:`~scopa.players.features.determinized_record` instead: the same record followed
+by the other hands' cards. That is training data made on the round state, for a leaf
+that sees a guess's hands inside a search; it never leaves the process (no view, no
+message, no file a player could read) and the stock's order is never in it.
+
 Work is split into chunks of matches, each with a seed of its own derived from the
 run's seed, so a run gives the same data on any number of processes.
 """
@@ -33,8 +39,8 @@ import numpy.typing as npt
 from ..cards import ALL_CARDS_MASK, ids_of, value_of
 from ..moves import Move
 from ..players.evaluation import Evaluation
-from ..players.features import RECORD_FIELDS, Record, record
-from ..players.learned import play_policy
+from ..players.features import Record, record_length, recorder
+from ..players.learned import check_reply, play_policy
 from ..players.simulation import round_model
 from ..round import Round, shuffled_deck
 from ..rules import Rules
@@ -72,7 +78,7 @@ _BITS: Final = tuple(1 << i for i in range(40))
 
 @dataclass
 class Positions:
-    """A batch of positions: ``records`` (n, len(RECORD_FIELDS)) int64, ``standing``
+    """A batch of positions: ``records`` (n, record length) int64, ``standing``
     (n, 2) int16 (the mover's side's match score, the best other side's), ``targets``
     (n, len(TARGETS)) float32."""
 
@@ -118,19 +124,26 @@ class LearnedPolicy:
     round point difference rather than the match-win chance. It reads the
     round state but only what the mover may know: its hand, the table, the piles, the
     sweeps and the sizes of the other hands and the stock.
+
+    A determinized evaluation reads the guess's hands at the leaf (the guess's, never the
+    real ones). With ``reply="minimax"`` the move is followed by every legal reply of the
+    next seat instead of the playout policy's, and the guess keeps the worst for the
+    mover (``plies`` must then be 1).
     """
 
     def __init__(self, rules: Rules, evaluation: Evaluation, guesses: int = DEFAULT_GUESSES,
-                 plies: int = DEFAULT_PLIES) -> None:
+                 plies: int = DEFAULT_PLIES, reply: str = "policy") -> None:
         if guesses < 1:
             raise ValueError(f"guesses must be 1 or more; got {guesses}")
-        if plies < 0:
-            raise ValueError(f"plies must be 0 or more; got {plies}")
+        check_reply(reply, plies)
+        evaluation.check_players(rules.players)
         self.rules = rules
         self.evaluation = evaluation
         self.guesses = guesses
         self.plies = plies
+        self.reply = reply
         self.model = round_model(rules)
+        self.record = recorder(evaluation.features)
 
     def choose(self, state: Round, moves: Sequence[Move], rng: random.Random) -> Move:
         """The best of ``moves`` (the legal moves of ``state``'s seat to move)."""
@@ -150,6 +163,11 @@ class LearnedPolicy:
         totals = [0.0] * len(moves)
         leaves: list[Record] = []
         slots: list[tuple[int, bool]] = []
+        record = self.record
+        minimax = self.reply == "minimax"
+        # With minimax: by (guess, move), the values of its replies ending the round, and
+        # the slice of ``leaves`` holding those the evaluation scores.
+        groups: list[tuple[int, list[float], int, int]] = []
         for _ in range(guesses):
             rng.shuffle(unseen)
             hands = [0] * len(sizes)
@@ -164,28 +182,54 @@ class LearnedPolicy:
             for index, move in enumerate(moves):
                 line = guess.copy()
                 line.apply(move)
+                if minimax and not line.over:
+                    ended: list[float] = []
+                    first = len(leaves)
+                    for answer in line.legal():
+                        after = line.copy()
+                        after.apply(answer)
+                        if after.over:
+                            ended.append(_difference(after.points(), side, sides))
+                        else:
+                            leaves.append(record(after))
+                            slots.append((index, after.to_move % sides == side))
+                    groups.append((index, ended, first, len(leaves)))
+                    continue
                 play_policy(self.model, line, self.plies)
                 if line.over:
-                    points = line.points()
-                    rest = (sum(points) - points[side]) / (sides - 1)
-                    totals[index] += points[side] - rest
+                    totals[index] += _difference(line.points(), side, sides)
                 else:
                     leaves.append(record(line))
                     slots.append((index, line.to_move % sides == side))
+        values: list[float] = []
         if leaves:
             predicted = self.evaluation.points(leaves)
-            for (index, ours), (mover, others) in zip(slots, predicted.tolist(), strict=True):
-                totals[index] += mover - others if ours else others - mover
+            values = [mover - others if ours else others - mover
+                      for (_, ours), (mover, others) in zip(slots, predicted.tolist(),
+                                                            strict=True)]
+        if minimax:
+            for index, ended, first, last in groups:
+                totals[index] += min(ended + values[first:last])
+        else:
+            for (index, _), value in zip(slots, values, strict=True):
+                totals[index] += value
         best = max(range(len(moves)), key=totals.__getitem__)
         return moves[best]
 
 
+def _difference(points: Sequence[int], side: int, sides: int) -> float:
+    """Round points of ``side`` less the other sides' mean."""
+    return points[side] - (sum(points) - points[side]) / (sides - 1)
+
+
 def play_matches(rules: Rules, matches: int, seed: int, epsilon: float = DEFAULT_EPSILON,
-                 policy: LearnedPolicy | None = None) -> Positions:
-    """``matches`` whole matches of self-play from ``seed``, every decision recorded: by
-    the playout policy, or by ``policy`` (a later generation's)."""
+                 policy: LearnedPolicy | None = None, features: str = "seat") -> Positions:
+    """``matches`` whole matches of self-play from ``seed``, every decision recorded in
+    the feature set ``features``: by the playout policy, or by ``policy`` (a later
+    generation's)."""
     if not 0 <= epsilon <= 1:
         raise ValueError(f"epsilon must be between 0 and 1; got {epsilon}")
+    record = recorder(features)
     rng = random.Random(seed)
     model = round_model(rules)
     choose = model.choose
@@ -248,17 +292,17 @@ def play_matches(rules: Rules, matches: int, seed: int, epsilon: float = DEFAULT
                     targets[k][-1] = 1.0 if movers[k] == winner else 0.0
                 break
     return Positions(
-        np.array(records, dtype=np.int64).reshape(-1, len(RECORD_FIELDS)),
+        np.array(records, dtype=np.int64).reshape(-1, record_length(features, players)),
         np.array(standing, dtype=np.int16).reshape(-1, 2),
         np.array(targets, dtype=np.float32).reshape(-1, len(TARGETS)),
     )
 
 
-def _chunk(args: tuple[Rules, int, int, float, LearnedPolicy | None]
+def _chunk(args: tuple[Rules, int, int, float, LearnedPolicy | None, str]
            ) -> tuple[Positions, float]:
-    rules, matches, seed, epsilon, policy = args
+    rules, matches, seed, epsilon, policy, features = args
     start = time.process_time()
-    positions = play_matches(rules, matches, seed, epsilon, policy)
+    positions = play_matches(rules, matches, seed, epsilon, policy, features)
     return positions, time.process_time() - start
 
 
@@ -274,9 +318,10 @@ class Generated:
 
 
 def generate(rules: Rules, matches: int, seed: int, jobs: int = 1,
-             epsilon: float = DEFAULT_EPSILON, policy: LearnedPolicy | None = None
-             ) -> Generated:
-    """``matches`` matches of self-play (by ``policy``, default the playout policy) in
+             epsilon: float = DEFAULT_EPSILON, policy: LearnedPolicy | None = None,
+             features: str = "seat") -> Generated:
+    """``matches`` matches of self-play (by ``policy``, default the playout policy),
+    positions recorded in the feature set ``features``, in
     chunks of :data:`CHUNK_MATCHES` (the last may be short), chunk ``k`` seeded
     ``seed * 1_000_003 + k``, on ``jobs`` processes."""
     if matches < 1:
@@ -284,7 +329,8 @@ def generate(rules: Rules, matches: int, seed: int, jobs: int = 1,
     if jobs < 1:
         raise ValueError(f"jobs must be 1 or more; got {jobs}")
     work = [
-        (rules, min(CHUNK_MATCHES, matches - first), seed * 1_000_003 + k, epsilon, policy)
+        (rules, min(CHUNK_MATCHES, matches - first), seed * 1_000_003 + k, epsilon, policy,
+         features)
         for k, first in enumerate(range(0, matches, CHUNK_MATCHES))
     ]
     start = time.perf_counter()

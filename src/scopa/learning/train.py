@@ -1,8 +1,9 @@
 """Fitting the evaluation to self-play positions with PyTorch's CPU build (the ``train`` extra).
 
 The network is :class:`~scopa.players.evaluation.Evaluation`'s: the features of a
-record, one hidden layer of rectified units, two outputs (the round points of the
-mover's side and of the others), fitted by mean squared error with Adam. A share of
+record (the seat's, or the determinized set's when the records hold the other hands),
+one hidden layer of rectified units, two outputs (the round points of the mover's side
+and of the others), fitted by mean squared error with Adam. A share of
 the positions, whole matches apart from the rest, is held out to measure the fit. The
 result is handed back as numpy arrays, so nothing that plays needs torch.
 
@@ -18,7 +19,7 @@ from typing import Final
 import numpy as np
 
 from ..players.evaluation import OUTPUTS, Evaluation
-from ..players.features import FEATURES, expand
+from ..players.features import FEATURES, RECORD_FIELDS, expand
 from .selfplay import Positions
 
 DEFAULT_HIDDEN: Final = 64
@@ -54,11 +55,12 @@ def train(positions: Positions, seed: int, hidden: int = DEFAULT_HIDDEN,
     torch.set_num_threads(1)
     rng = np.random.default_rng(seed)
     records = positions.records
+    hands = records.shape[1] - len(RECORD_FIELDS)
     targets = torch.from_numpy(np.ascontiguousarray(positions.targets[:, :OUTPUTS]))
     count = len(positions)
     # The held-out positions are the last ones: whole matches, apart from what is trained on.
     split = count - max(1, int(count * _HELD_OUT))
-    first_layer = torch.nn.Linear(FEATURES, hidden)
+    first_layer = torch.nn.Linear(FEATURES + 40 * hands, hidden)
     second_layer = torch.nn.Linear(hidden, OUTPUTS)
     net = torch.nn.Sequential(first_layer, torch.nn.ReLU(), second_layer)
     with torch.no_grad():
@@ -96,6 +98,9 @@ def train(positions: Positions, seed: int, hidden: int = DEFAULT_HIDDEN,
         second_layer.bias.detach().numpy().copy(),
         meta={
             **(meta or {}),
+            # Only the determinized set is written: a seat model's file stays byte for
+            # byte what this made before the sets existed (no key reads as "seat").
+            **({"features": "determinized"} if hands else {}),
             "seed": seed, "hidden": hidden, "epochs": epochs, "positions": count,
             "train_loss": round(train_loss, 4), "held_out_loss": round(held_out, 4),
             "baseline_loss": round(baseline, 4), "torch": torch.__version__,

@@ -115,6 +115,12 @@ def inputs(features: str, players: int) -> int:
     return FEATURES + (40 * (players - 1) if features == "determinized" else 0)
 
 
+def record_length(features: str, players: int) -> int:
+    """The ints in a record of ``features`` with ``players`` players."""
+    check_features(features)
+    return len(RECORD_FIELDS) + (players - 1 if features == "determinized" else 0)
+
+
 def check_features(features: str) -> None:
     """A ``ValueError`` when ``features`` names no feature set."""
     if features not in FEATURE_SETS:

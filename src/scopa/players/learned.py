@@ -13,6 +13,15 @@ turned into the match-win chance by :mod:`.outlook`, as the master's playout poi
 are. A leaf costs a few microseconds instead of a playout's tens, so a decision can
 afford more deals at the same time budget.
 
+The leaf reads the evaluation's feature set: the seat's knowledge (the shipped
+weights), or with a ``"determinized"`` evaluation also the other hands *of the guess*,
+so that it can tell a guess where the opponent holds the card that sweeps from one
+where it does not (the real hands are never read: a guess is dealt from the view). With
+``reply="minimax"`` the move is not followed by the playout policy's reply but by each
+legal reply of the next seat, and the guess keeps the one worst for us by the
+evaluation (a 2-ply minimax inside each guess, every leaf of the decision scored in one
+batch).
+
 With ``weighting`` above 0 the guesses are not equal: each counts as much as it makes
 the plays the opponent before us was seen to make likely, under the evaluation's
 model of its play (:mod:`.weighting`; ``weighting`` is that model's sharpness).
@@ -36,7 +45,7 @@ from ..round import Round
 from ..view import View
 from .base import check_turn
 from .evaluation import Evaluation, evaluation_for
-from .features import Record, record
+from .features import Record, check_features, recorder
 from .master import Decision
 from .outlook import Utility
 from .simulation import RoundModel, round_model
@@ -51,6 +60,19 @@ DEFAULT_PLIES: Final = 1
 DEFAULT_TIME_BUDGET: Final = 0.5
 """Seconds after which a decision stops sampling and answers with what it has."""
 
+REPLIES: Final = ("policy", "minimax")
+"""How the reply before a leaf is chosen: by the playout policy (``plies`` of them), or
+the one among the next seat's legal moves the evaluation finds worst for the mover."""
+
+
+def check_reply(reply: str, plies: int) -> None:
+    """A ``ValueError`` for an unknown ``reply`` or ``plies`` that do not go with it."""
+    if reply not in REPLIES:
+        raise ValueError(f"unknown reply {reply!r}; the replies are {list(REPLIES)}")
+    if plies < 0:
+        raise ValueError(f"plies must be 0 or more; got {plies}")
+    if reply == "minimax" and plies != 1:
+        raise ValueError(f"the minimax reply is one ply: plies must be 1; got {plies}")
 
 
 class LearnedPlayer:
@@ -66,18 +88,32 @@ class LearnedPlayer:
         plies: int = DEFAULT_PLIES,
         evaluation: Evaluation | None = None,
         weighting: float = 0.0,
+        features: str | None = None,
+        reply: str = "policy",
     ) -> None:
         """``seed`` makes the moves reproducible; ``samples`` guesses per move; ``plies``
         policy moves before each leaf; ``evaluation`` (default: the package's weights
-        for the game's rules, loaded at the first move) scores the leaves; ``weighting``
-        (0: off) weighs the guesses by the opponent's plays, with that sharpness per
-        round point (:mod:`.weighting`)."""
+        for the game's rules and ``features``, loaded at the first move) scores the
+        leaves; ``features`` (default: ``evaluation``'s set, else ``"seat"``) the leaf's
+        feature set; ``reply`` ``"minimax"`` picks the reply before the leaf by the
+        evaluation (module notes); ``weighting`` (0: off) weighs the guesses by the
+        opponent's plays, with that sharpness per round point (:mod:`.weighting`)."""
         if samples < 1:
             raise ValueError(f"samples must be 1 or more; got {samples}")
-        if plies < 0:
-            raise ValueError(f"plies must be 0 or more; got {plies}")
+        check_reply(reply, plies)
         if not 0 <= weighting < 100:
             raise ValueError(f"weighting must be from 0 to 100; got {weighting}")
+        if features is not None:
+            check_features(features)
+        if evaluation is not None:
+            if features not in (None, evaluation.features):
+                raise ValueError(f"the evaluation reads the {evaluation.features!r} feature "
+                                 f"set, not {features!r}")
+            features = evaluation.features
+        features = features or "seat"
+        if weighting and features != "seat":
+            raise ValueError("weighted guesses need an evaluation of the 'seat' feature set; "
+                             f"this one reads {features!r}")
         if time_budget is not None and time_budget <= 0:
             raise ValueError(f"time_budget must be positive seconds or None; got {time_budget}")
         self.seed = random.randrange(1 << 62) if seed is None else seed
@@ -86,6 +122,8 @@ class LearnedPlayer:
         self.time_budget = time_budget
         self.evaluation = evaluation
         self.weighting = weighting
+        self.features = features
+        self.reply = reply
 
     def choose(self, view: View) -> Move:
         moves = check_turn(view)
@@ -100,7 +138,10 @@ class LearnedPlayer:
         decision = Decision.of(view, self.seed)
         if decision.exact is not None:
             return decision.exact
-        evaluation = self.evaluation or evaluation_for(rules)
+        evaluation = self.evaluation or evaluation_for(rules, self.features)
+        evaluation.check_players(rules.players)
+        record = recorder(evaluation.features)
+        minimax = self.reply == "minimax"
         moves, knowledge, utility, rng, solver = (
             decision.moves, decision.knowledge, decision.utility, decision.rng, decision.solver
         )
@@ -109,9 +150,13 @@ class LearnedPlayer:
         prior = decision.foresight(model)
         totals = [0.0] * len(moves)
         counts = [0.0] * len(moves)
-        # Leaves to score with the model: (move index, record, whether its mover is our
-        # side, the guess's weight).
-        leaves: list[tuple[int, Record, bool, float]] = []
+        # Leaves to score with the model, and whether their mover is our side; by guess
+        # and move, its weight, the utilities of its lines that ended the round and the
+        # slice of ``leaves`` that are its other lines (one without minimax; with it, one
+        # a reply): the guess's value of the move is the worst of them.
+        leaves: list[Record] = []
+        ours: list[bool] = []
+        groups: list[tuple[int, float, list[float], int, int]] = []
         samples = 1 if knowledge.open else self.samples
         likelihood = (
             PlayLikelihood.of(view, knowledge, evaluation, self.weighting)
@@ -130,21 +175,37 @@ class LearnedPlayer:
                 for index, move in enumerate(moves):
                     line = deal.copy()
                     line.apply(move)
+                    if minimax and not line.over:
+                        ended: list[float] = []
+                        first = len(leaves)
+                        for answer in line.legal():
+                            after = line.copy()
+                            after.apply(answer)
+                            if after.over:
+                                ended.append(utility(after.points()))
+                            else:
+                                leaves.append(record(after))
+                                ours.append(after.to_move % sides == side)
+                        groups.append((index, weight, ended, first, len(leaves)))
+                        continue
                     play_policy(model, line, self.plies)
                     if line.over:
                         totals[index] += weight * utility(line.points())
                         counts[index] += weight
                     else:
-                        leaves.append(
-                            (index, record(line), line.to_move % sides == side, weight)
-                        )
+                        groups.append((index, weight, [], len(leaves), len(leaves) + 1))
+                        leaves.append(record(line))
+                        ours.append(line.to_move % sides == side)
             if self.time_budget is not None and time.perf_counter() - start > self.time_budget:
                 break
-        if leaves:
-            predicted = evaluation.points([leaf[1] for leaf in leaves]).tolist()
-            for (index, _, ours, weight), (mover, others) in zip(leaves, predicted, strict=True):
-                mine, theirs = (mover, others) if ours else (others, mover)
-                totals[index] += weight * _soft_utility(utility, side, sides, mine, theirs)
+        if groups:
+            predicted = evaluation.points(leaves).tolist() if leaves else []
+            scored = [
+                _soft_utility(utility, side, sides, *((mover, others) if mine else (others, mover)))
+                for mine, (mover, others) in zip(ours, predicted, strict=True)
+            ]
+            for index, weight, ended, first, last in groups:
+                totals[index] += weight * min(ended + scored[first:last])
                 counts[index] += weight
         values = [
             total / count + score
