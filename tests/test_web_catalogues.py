@@ -1,6 +1,7 @@
 """The web client's message catalogues: every language has exactly English's keys, and every
-placeholder English uses; a text for every hint reason the server sends; and a rules page in
-every language with the same sections as English's."""
+placeholder English uses; plural forms, keyed by the CLDR categories each language needs, for
+every message the client fills with a count; a text for every hint reason the server sends; and
+a rules page in every language with the same sections as English's."""
 
 from __future__ import annotations
 
@@ -17,11 +18,65 @@ CATALOGUES = Path(__file__).parent.parent / "src" / "scopa" / "web" / "i18n"
 RULES = CATALOGUES.parent / "rules"
 LANGUAGES = ["en", "it", "es", "sl", "tr"]
 
+Message = str | dict[str, str]
+"""A text, or its plural forms by CLDR category ("one", "two", "few", "many", "other")."""
 
-def catalogue(language: str) -> dict[str, str]:
+PLURAL_CATEGORIES: dict[str, list[frozenset[str]]] = {
+    # English, Italian and Spanish: one and other; recent CLDR adds "many" to Italian and
+    # Spanish for millions (un millón de cartas), allowed but not needed here.
+    "en": [frozenset({"one", "other"})],
+    "it": [frozenset({"one", "other"}), frozenset({"one", "many", "other"})],
+    "es": [frozenset({"one", "other"}), frozenset({"one", "many", "other"})],
+    # Slovenian: 1 napaka, 2 napaki, 3 napake, 5 napak (and 101 like 1, 102 like 2).
+    "sl": [frozenset({"one", "two", "few", "other"})],
+    # Turkish: a noun after a numeral stays singular (1 hata, 5 hata), so one form serves.
+    "tr": [frozenset({"other"}), frozenset({"one", "other"})],
+}
+
+SAME_FOR_EVERY_COUNT: dict[str, set[str]] = {
+    # Counted messages whose words do not change with the number in that language.
+    "en": {
+        "replay.stock", "lobby.waiting_for", "profile.wins", "profile.losses", "profile.abandoned"
+    },
+    "it": {"replay.stock"},
+    "es": {"replay.stock"},
+    "sl": {"replay.stock"},
+}
+
+COUNTED_BY_TEMPLATE = {
+    # Keys the client builds with a template literal, t(`review.count.${mark}`, { count }).
+    *(f"review.count.{mark}" for mark in ("inaccuracy", "mistake", "blunder")),
+    *(f"profile.{part}" for part in ("matches", "wins", "losses", "abandoned")),
+}
+
+
+def catalogue(language: str) -> dict[str, Message]:
     data = json.loads((CATALOGUES / f"{language}.json").read_text(encoding="utf-8"))
     assert isinstance(data, dict)
     return data
+
+
+def forms(message: Message) -> list[str]:
+    """The texts of a message: itself, or each of its plural forms."""
+    return list(message.values()) if isinstance(message, dict) else [message]
+
+
+def placeholders(message: Message) -> set[str]:
+    return {name for text in forms(message) for name in re.findall(r"\{(\w+)\}", text)}
+
+
+def client_sources() -> str:
+    web = CATALOGUES.parent
+    sources = "".join(path.read_text(encoding="utf-8") for path in web.glob("js/*.js"))
+    return sources + (web / "index.html").read_text(encoding="utf-8")
+
+
+def counted_keys() -> set[str]:
+    """Every message the client fills with a ``count``: t("key", { ..., count ... }) in its
+    sources, the keys it builds from a template, and the hint reasons that carry a count."""
+    said = re.findall(r"""\bt\("([\w.]+)",\s*\{[^{}]*\bcount\b""", client_sources())
+    reasons = {f"hint.reason.{key}" for key, text in REASONS.items() if "{count}" in text}
+    return set(said) | COUNTED_BY_TEMPLATE | reasons
 
 
 def test_the_five_languages_are_there() -> None:
@@ -38,19 +93,58 @@ def test_same_keys_as_english(language: str) -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_same_placeholders_and_no_empty_text(language: str) -> None:
+    """Every plural form too keeps all of English's placeholders: "{count} napak", never a
+    "one" form that drops the number."""
     english, other = catalogue("en"), catalogue(language)
-    for key, text in other.items():
-        assert text.strip(), f"{language}: {key} is empty"
-        wanted = set(re.findall(r"\{(\w+)\}", english[key]))
-        assert set(re.findall(r"\{(\w+)\}", text)) == wanted, f"{language}: {key}"
+    for key, message in other.items():
+        wanted = placeholders(english[key])
+        for text in forms(message):
+            assert text.strip(), f"{language}: {key} is empty"
+            assert set(re.findall(r"\{(\w+)\}", text)) == wanted, f"{language}: {key}: {text}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_plural_forms_have_the_categories_the_language_needs(language: str) -> None:
+    allowed = PLURAL_CATEGORIES[language]
+    plurals = {key: m for key, m in catalogue(language).items() if isinstance(m, dict)}
+    assert plurals or language == "tr", f"{language} has no plural forms"
+    for key, message in plurals.items():
+        assert frozenset(message) in allowed, f"{language}: {key} has {sorted(message)}"
+        assert all("{count}" in text for text in message.values()), f"{language}: {key}"
+
+
+def test_the_client_s_counted_messages_are_found() -> None:
+    """The search for counted messages in the client's sources still finds them all (a
+    change in how the sources call t() must not empty the next test)."""
+    assert counted_keys() >= {
+        "table.sweeps", "table.in_hand", "table.stock", "table.pile_of", "table.deck",
+        "leaderboard.empty", "leaderboard.provisional_note", "replay.stock", "replay.cards",
+        "replay.sweeps", "lobby.waiting_for", "hint.reason.coins", "hint.reason.cards_high",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_counted_message_has_plural_forms_where_its_words_change(language: str) -> None:
+    """English, Italian, Spanish and Slovenian change their words with the number (1 sweep,
+    2 sweeps; 1 metla, 2 metli, 3 metle, 5 metel) in every counted message but the ones named;
+    Turkish never does, so any of its messages may stay a single text."""
+    messages = catalogue(language)
+    counted = counted_keys()
+    assert counted <= set(messages)
+    for key in counted:
+        assert "count" in placeholders(messages[key]), f"{language}: {key} shows no {{count}}"
+    if language == "tr":
+        return
+    same = SAME_FOR_EVERY_COUNT[language]
+    assert same <= counted
+    single = sorted(key for key in counted - same if not isinstance(messages[key], dict))
+    assert single == [], f"{language}: one text for every number"
 
 
 def test_every_key_the_client_uses_is_in_english() -> None:
-    web = CATALOGUES.parent
-    sources = "".join(path.read_text(encoding="utf-8") for path in web.glob("js/*.js"))
-    sources += (web / "index.html").read_text(encoding="utf-8")
-    used = set(re.findall(r"""\bt\("([\w.]+)"|data-i18n="([\w.]+)"|field\("([\w.]+)\"""", sources))
-    keys = {key for match in used for key in match if key}
+    used = set(re.findall(r"""\bt\("([\w.]+)"|data-i18n="([\w.]+)"|field\("([\w.]+)\"""",
+                          client_sources()))  # fmt: skip
+    keys = {key for match in used for key in match if key} | COUNTED_BY_TEMPLATE
     assert sorted(keys - set(catalogue("en"))) == []
 
 
@@ -125,7 +219,7 @@ def test_every_hint_reason_has_a_text_with_the_server_s_parameters() -> None:
     for key, text in REASONS.items():
         assert f"hint.reason.{key}" in english, key
         wanted = set(re.findall(r"\{(\w+)\}", text))
-        assert set(re.findall(r"\{(\w+)\}", english[f"hint.reason.{key}"])) == wanted, key
+        assert placeholders(english[f"hint.reason.{key}"]) == wanted, key
     extra = {key for key in english if key.startswith("hint.reason.")} - {
         f"hint.reason.{key}" for key in REASONS
     }

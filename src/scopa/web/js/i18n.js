@@ -1,9 +1,13 @@
 // Every text the client shows comes from a message catalogue, i18n/<language>.json.
 // The language is the one chosen before (kept in the browser), else the browser's, else English.
+// A message whose words change with a number is an object of plural forms keyed by CLDR
+// category ("one", "two", "few", "many", "other"), chosen for its `count` by the browser's own
+// Intl.PluralRules: Slovenian needs four forms, Italian and Spanish two, Turkish one.
 
 export const LANGUAGES = ["en", "it", "es", "sl", "tr"];
 const KEY = "scopa.language";
 let messages = {};
+let plurals = new Intl.PluralRules("en");
 
 export function pickLanguage() {
   const kept = localStorage.getItem(KEY);
@@ -20,13 +24,18 @@ export async function setLanguage(code, remember = false) {
   if (remember) localStorage.setItem(KEY, code);
   const answer = await fetch(`i18n/${code}.json`);
   messages = await answer.json();
+  plurals = new Intl.PluralRules(code);
   document.documentElement.lang = code;
 }
 
 // The message `key` with its {placeholders} filled from `params`; `fallback` when the
 // catalogue lacks it (a text the server sent, for a key it knows and the client does not).
+// Plural forms are chosen by `params.count`; "other" serves a category a catalogue leaves out
+// (Spanish's "many", for millions) and a message given no count.
 export function t(key, params = {}, fallback = key) {
-  const text = messages[key] ?? fallback;
+  const entry = messages[key] ?? fallback;
+  const text = typeof entry === "string" ? entry
+    : entry[Number.isFinite(params.count) ? plurals.select(params.count) : "other"] ?? entry.other;
   return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
 }
 

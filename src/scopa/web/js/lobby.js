@@ -117,7 +117,7 @@ export function showLobby(main) {
         h("strong", {}, t(`preset.${table.rules.name}`, {}, table.rules.name)),
         ` · ${table.players} · ${table.code}`),
       h("span", { class: "who-waits" }, t("lobby.waiting_for",
-        { names: waiting.join(", ") || t("lobby.nobody"), free })));
+        { names: waiting.join(", ") || t("lobby.nobody"), count: free })));
     });
     return h("section", { class: "panel", id: "open-tables" },
       h("h2", {}, t("lobby.open")),

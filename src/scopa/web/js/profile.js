@@ -52,6 +52,13 @@ function opponents(match) {
     .join(", ");
 }
 
+// Wins, losses and the like in `key`'s sentence: each number has its own plural words,
+// "profile.wins" and so on, as one sentence cannot agree with three numbers at once.
+function record(key, counts) {
+  return t(key, Object.fromEntries(Object.entries(counts).map(([part, count]) =>
+    [part, t(`profile.${part}`, { count })])));
+}
+
 export function showProfile(main, name) {
   let profile = null;
   let problem = "";
@@ -72,8 +79,8 @@ export function showProfile(main, name) {
     h("h3", {}, poolName(pool.pool)),
     h("p", { class: "rating" }, h("strong", {}, String(pool.rating)), pool.provisional
       ? h("span", { class: "provisional" }, ` (${t("rating.provisional")})`) : null),
-    h("p", {}, t("profile.pool_record", { matches: pool.matches, wins: pool.wins,
-      losses: pool.losses })),
+    h("p", {}, record("profile.pool_record",
+      { matches: pool.matches, wins: pool.wins, losses: pool.losses })),
     ratingChart(pool.pool, pool.history))));
   }
 
@@ -103,8 +110,8 @@ export function showProfile(main, name) {
     }
     main.replaceChildren(h("div", { class: "profile" },
       h("section", { class: "panel" }, h("h1", {}, profile.name),
-        h("p", { id: "record" }, t("profile.record", { wins: profile.wins,
-          losses: profile.losses, abandoned: profile.abandoned }))),
+        h("p", { id: "record" }, record("profile.record",
+          { wins: profile.wins, losses: profile.losses, abandoned: profile.abandoned }))),
       h("h2", {}, t("profile.ratings")), ratings(),
       h("section", { class: "panel" }, h("h2", {}, t("profile.recent")), recent())));
   }

@@ -101,8 +101,9 @@ export function showReplay(main, matchId) {
     h("div", { class: "replay-hand" }, frame.hands[player.seat].length
       ? frame.hands[player.seat].map((code) => cardImage(code, look))
       : h("span", { class: "empty-hand" }, t("replay.empty_hand"))),
-    h("p", { class: "replay-pile" }, t("replay.pile", { count: frame.piles[player.seat],
-      sweeps: frame.sweeps[player.seat % sides] }))));
+    h("p", { class: "replay-pile" }, t("replay.pile", {
+      cards: t("replay.cards", { count: frame.piles[player.seat] }),
+      sweeps: t("replay.sweeps", { count: frame.sweeps[player.seat % sides] }) }))));
     return h("div", { class: "replay-board" },
       h("section", { class: "replay-table", "aria-label": t("replay.table") },
         h("h3", {}, t("replay.table"), " ", h("span", { class: "stock" },
