@@ -12,6 +12,8 @@ const HEIGHT = 120;
 const PAD = 24;
 // Room at the left for the figures of the lowest and highest ratings.
 const LEFT = 44;
+// The recent matches' columns, each named by its heading's message, profile.<column>.
+const COLUMNS = ["date", "pool", "opponents", "result", "change", "replay"];
 
 function svg(tag, attributes = {}, text = null) {
   const node = document.createElementNS(SVG, tag);
@@ -84,20 +86,23 @@ export function showProfile(main, name) {
     ratingChart(pool.pool, pool.history))));
   }
 
+  // The recent matches: a table, which a phone shows as one card per match (players.css),
+  // each cell classed by its column and carrying the column's name to label it there.
   function recent() {
     if (!profile.recent.length) return h("p", {}, t("profile.no_matches"));
+    const cell = (column, content, more = "") => h("td", { class: `${column}${more}`,
+      "data-label": t(`profile.${column}`) }, content);
     return h("div", { class: "breakdown-scroll" }, h("table", { class: "standings",
       id: "recent" },
-    h("thead", {}, h("tr", {}, ["profile.date", "profile.pool", "profile.opponents",
-      "profile.result", "profile.change", "profile.replay"].map((key) =>
-      h("th", { scope: "col" }, t(key))))),
+    h("thead", {}, h("tr", {}, COLUMNS.map((column) =>
+      h("th", { scope: "col" }, t(`profile.${column}`))))),
     h("tbody", {}, profile.recent.map((match) => h("tr", {},
-      h("td", {}, new Date(match.at).toLocaleDateString()),
-      h("td", {}, poolName(match.pool), match.rated ? "" : ` (${t("profile.casual")})`),
-      h("td", {}, opponents(match)),
-      h("td", { class: `result ${match.result}` }, t(`result.${match.result}`)),
-      h("td", {}, match.change === null ? "–" : (match.change > 0 ? "+" : "") + match.change),
-      h("td", {}, h("a", { href: match.replay, class: "replay-link" },
+      cell("date", new Date(match.at).toLocaleDateString()),
+      cell("pool", poolName(match.pool) + (match.rated ? "" : ` (${t("profile.casual")})`)),
+      cell("opponents", opponents(match)),
+      cell("result", t(`result.${match.result}`), ` ${match.result}`),
+      cell("change", match.change === null ? "–" : (match.change > 0 ? "+" : "") + match.change),
+      cell("replay", h("a", { href: match.replay, class: "replay-link" },
         t("profile.watch", { match: match.match }))))))));
   }
 
