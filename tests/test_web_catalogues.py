@@ -36,11 +36,13 @@ PLURAL_CATEGORIES: dict[str, list[frozenset[str]]] = {
 SAME_FOR_EVERY_COUNT: dict[str, set[str]] = {
     # Counted messages whose words do not change with the number in that language.
     "en": {
-        "replay.stock", "lobby.waiting_for", "profile.wins", "profile.losses", "profile.abandoned"
+        "replay.stock", "lobby.waiting_for", "profile.wins", "profile.losses", "profile.abandoned",
+        "table.points_scored",
     },
-    "it": {"replay.stock"},
-    "es": {"replay.stock"},
-    "sl": {"replay.stock"},
+    # "3 punti su 11": Italian's noun goes with the score, the others' with the target.
+    "it": {"replay.stock", "table.points_target"},
+    "es": {"replay.stock", "table.points_scored"},
+    "sl": {"replay.stock", "table.points_scored"},
 }
 
 COUNTED_BY_TEMPLATE = {
@@ -120,6 +122,7 @@ def test_the_client_s_counted_messages_are_found() -> None:
         "table.sweeps", "table.in_hand", "table.stock", "table.pile_of", "table.deck",
         "leaderboard.empty", "leaderboard.provisional_note", "replay.stock", "replay.cards",
         "replay.sweeps", "lobby.waiting_for", "hint.reason.coins", "hint.reason.cards_high",
+        "table.points_scored", "table.points_target",
     }  # fmt: skip
 
 

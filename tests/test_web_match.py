@@ -21,7 +21,7 @@ def test_a_whole_match_against_the_computer(browser: Browser, web_server: str) -
     play_against_computer(page, target="1")
     assert page.locator(".hand button.card").count() == 3
     assert page.locator(".opponent .held .card").count() == 3
-    assert "of 1 points" in page.inner_text(".scoreboard")
+    assert "0 of 1 point" in page.inner_text(".scoreboard")
 
     rounds: list[str] = []
 

@@ -299,7 +299,9 @@ export function showTable(main, code) {
       h("div", { class: `side${s.table.seats[s.seat ?? -1]?.side === side ? " mine" : ""}`,
         "data-side": side },
       h("strong", {}, sideName(side)),
-      h("span", { class: "score" }, t("table.score", { score, target: v.rules.target })),
+      h("span", { class: "score" }, t("table.score", {
+        score: t("table.points_scored", { count: score }),
+        target: t("table.points_target", { count: v.rules.target }) })),
       v.sweeps[side] ? h("span", { class: "sweeps",
         "aria-label": t("table.sweeps", { count: v.sweeps[side] }) },
       `★ ${v.sweeps[side]}`) : null)));
