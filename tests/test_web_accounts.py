@@ -60,7 +60,7 @@ def test_register_play_rated_see_profile_replay_and_leaderboard(
     row = page.locator("#recent tbody tr").first
     expect(row.locator(".result")).to_have_text("won" if won else "lost")
     change = row.locator("td").nth(4).inner_text()
-    assert (change.startswith("+") if won else change.startswith("-")), change
+    assert change.startswith("+") if won else change.startswith("-"), change
     pool = page.locator(".pool-rating[data-pool='scopa-2']")
     expect(pool.locator(".rating strong")).to_have_text(str(1000 + int(change)))
     expect(pool.locator(".provisional")).to_have_text(" (provisional)")
@@ -101,7 +101,8 @@ def test_register_play_rated_see_profile_replay_and_leaderboard(
     if worst.count():
         worst.first.click()
         expect(page.locator("#verdict .mark")).to_have_text(
-            re.compile("inaccuracy|mistake|blunder"))
+            re.compile("inaccuracy|mistake|blunder")
+        )
         expect(page.locator("#verdict")).to_contain_text("The master plays")
     else:
         expect(page.locator("#review-summary")).to_contain_text("No mistakes")
@@ -164,8 +165,9 @@ def test_what_is_typed_before_the_account_check_answers_stays(
     before = int(page.evaluate(answered))
     held: list[Route] = []
     holding = [True]
-    page.route("**/api/account",
-               lambda route: held.append(route) if holding[0] else route.continue_())
+    page.route(
+        "**/api/account", lambda route: held.append(route) if holding[0] else route.continue_()
+    )
     page.click("#account-link")
     page.fill("#register-name", "Slow Sam")
     page.fill("#register-password", "a good password")
@@ -182,3 +184,57 @@ def test_what_is_typed_before_the_account_check_answers_stays(
     page.wait_for_function(f"() => {answered} >= {before + 2}")
     expect(page.locator("#register-name")).to_have_value("Slow Sam")
     expect(page.locator("#register-password")).to_have_value("a good password")
+
+
+COUNT_FORMS = """
+window.registerForms = 0;
+new MutationObserver((records) => {
+  for (const record of records) {
+    for (const node of record.addedNodes) {
+      if (node.nodeType === 1 && (node.id === "register" || node.querySelector("#register"))) {
+        window.registerForms += 1;
+      }
+    }
+  }
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+def test_a_link_followed_while_the_page_starts_opens_its_screen_once(
+    browser: Browser, web_server: str
+) -> None:
+    """The page asks who this browser is before it shows its first screen. A link followed
+    meanwhile used to be drawn twice, once at the click and again when the page finished
+    starting, and what was typed into the first one was lost (CI's registration test, under
+    load). Hold the answer back, follow the link, let it through: one account screen, and
+    it keeps what is typed."""
+    held: list[Route] = []
+    holding = [True]
+
+    def hold(page: Page) -> None:
+        page.add_init_script(COUNT_FORMS)
+        page.route(
+            "**/api/account",
+            lambda route: held.append(route) if holding[0] else route.continue_(),
+        )
+
+    watched = open_page(browser, web_server, before=hold)
+    page = watched.page
+    expect(page.locator("#language option")).to_have_count(5)  # the header is up; still starting
+    page.click("#account-link")
+    for _ in range(1000):  # each round trip lets Playwright hand a held request over
+        if len(held) >= 2:
+            break
+        page.evaluate("0")
+    assert len(held) >= 2, "the page's own checks were not held"
+    expect(page.locator("#main")).to_have_attribute("aria-busy", "true")
+    holding[0] = False
+    for route in held:
+        route.continue_()
+    expect(page.locator("#main")).to_have_attribute("aria-busy", "false")
+    page.fill("#register-name", "Quick Quinn")
+    page.fill("#register-password", "a good password")
+    assert page.evaluate("window.registerForms") == 1
+    page.click("#register-button")
+    expect(page.locator("#me h2")).to_have_text("Logged in as Quick Quinn")
+    watched.check()

@@ -61,9 +61,13 @@ async function start() {
     chooseBack(event.target.value);
     screen?.render();
   });
-  window.addEventListener("hashchange", route);
   await showAccountLink(); // a player's seats from their other devices, before a table opens
+  // Listened to only from here: a link followed while the seats load is then routed once,
+  // by the call below. Routed twice, a second screen replaced the first while the person
+  // typed into it, and the name typed was lost (CI's registration test, under load).
   route();
+  window.addEventListener("hashchange", route);
+  document.getElementById("main").setAttribute("aria-busy", "false");
 }
 
 start();
