@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from itertools import combinations
+from typing import TypeVar
 
 from scopa import Card, Game, Move, Rules, score_round
 from scopa.cards import mask_of
@@ -93,9 +94,12 @@ def expected_legal(rules: Rules, hand: list[Card], table: list[Card]) -> set[Mov
     return captures | trails
 
 
-def best(figures: list[object]) -> int | None:
+Figure = TypeVar("Figure", int, tuple[int, int])
+
+
+def best(figures: list[Figure]) -> int | None:
     """The one side with the highest figure; nobody on a tie for the best."""
-    top = max(figures)  # type: ignore[type-var]
+    top = max(figures)
     return figures.index(top) if figures.count(top) == 1 else None
 
 
@@ -113,13 +117,12 @@ def rescore(rules: Rules, piles: list[set[Card]], sweeps: list[int]) -> list[dic
     else:
         figures = []
         for pile in piles:
-            by_suit = {}
+            by_suit: dict[str, int] = {}
             for c in pile:
                 by_suit[c.suit] = max(by_suit.get(c.suit, 0), c.primiera)
             figures.append((len(by_suit), sum(by_suit.values())))
         if rules.primiera == "suits-first":
-            keyed: list[object] = figures
-            primiera_side = best(keyed) if max(figures)[0] else None
+            primiera_side = best(figures) if max(figures)[0] else None
         else:
             complete = [total if suits == 4 else 0 for suits, total in figures]
             primiera_side = best(list(complete)) if max(complete) else None

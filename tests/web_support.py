@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import (
     Browser,
+    ConsoleMessage,
     Page,
     Request,
     ViewportSize,
@@ -75,6 +76,23 @@ class Watched:
     def check(self) -> None:
         assert self.errors == [], f"errors in the browser console: {self.errors}"
 
+    def console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.errors.append(message.text)
+
+    def failed(self, request: Request) -> None:
+        """A failed request, except one the browser cancelled itself: a reload or a
+        navigation aborts the page's fetches in flight (``net::ERR_ABORTED``), as for any
+        user, and that is no fault of the page (CI once failed on a seat list cut short by a
+        reload)."""
+        if request.failure != "net::ERR_ABORTED":
+            self.errors.append(f"failed: {request.method} {request.url} ({request.failure})")
+
+    def request(self, request: Request) -> None:
+        """Nothing may leave loopback: no font, script or beacon from elsewhere."""
+        if not _on_loopback(request.url):
+            self.errors.append(f"left: {request.url}")
+
 
 def open_page(
     browser: Browser,
@@ -96,22 +114,14 @@ def open_page(
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     watched = Watched(page)
-    page.on("console", lambda m: m.type == "error" and watched.errors.append(m.text))
+    page.on("console", watched.console)
     page.on("pageerror", lambda error: watched.errors.append(str(error)))
-    page.on("requestfailed", lambda r: _failed(watched, r))
-    page.on("request", lambda r: _on_loopback(r.url) or watched.errors.append(f"left: {r.url}"))
+    page.on("requestfailed", watched.failed)
+    page.on("request", watched.request)
     if before is not None:
         before(page)
     page.goto(url)
     return watched
-
-
-def _failed(watched: Watched, request: Request) -> None:
-    """Records a failed request, except one the browser cancelled itself: a reload or a
-    navigation aborts the page's fetches in flight (``net::ERR_ABORTED``), as for any user,
-    and that is no fault of the page (CI once failed on a seat list cut short by a reload)."""
-    if request.failure != "net::ERR_ABORTED":
-        watched.errors.append(f"failed: {request.method} {request.url} ({request.failure})")
 
 
 def _on_loopback(url: str) -> bool:
