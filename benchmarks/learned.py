@@ -1,13 +1,14 @@
 """The learned level's costs: self-play positions per CPU second (the playout policy's,
 generation 0, and a learned generation's), leaves scored per second, and the time a
-decision takes with and without guesses weighted by the opponent's plays, on 2-player scopa;
+decision takes with and without guesses weighted by the opponent's plays, on 2 players
+(scopa, or ``--preset``);
 and how a learned generation's self-play policy fares against the playout policy it
 replaces, on paired deals (``--duel`` matches; the policy that makes the data has to be
 the stronger one for the next generation to learn better play).
 
     python benchmarks/learned.py [--matches 200] [--decisions 300] [--samples N] [--plies N]
                                  [--guesses N] [--weighting X] [--duel N] [--weights FILE]
-                                 [--reply policy|minimax]
+                                 [--reply policy|minimax] [--preset escoba]
 
 A ``--weights`` file of the determinized feature set fields its leaf everywhere (its data
 is recorded with the other hands; guesses are not weighted, which needs the seat set);
@@ -48,8 +49,9 @@ def main() -> None:
     parser.add_argument("--duel", type=int, default=200, help="match seeds of the duel")
     parser.add_argument("--weights", help="the evaluation to field (default: the package's)")
     parser.add_argument("--reply", default="policy", choices=REPLIES)
+    parser.add_argument("--preset", default="scopa")
     args = parser.parse_args()
-    rules = Rules.preset("scopa")
+    rules = Rules.preset(args.preset)
     evaluation = (Evaluation.load(args.weights, features=None) if args.weights
                   else evaluation_for(rules))
     features = evaluation.features

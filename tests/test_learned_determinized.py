@@ -170,3 +170,17 @@ def test_the_pipeline_trains_a_determinized_leaf(
     assert first.meta["data_sha256"] == data.digest()
     assert out.read_bytes() == (tmp_path / "scopa-2p-determinized-gen1.npz").read_bytes()
 
+
+
+def test_open_play_changes_the_play_not_the_records_of_a_position() -> None:
+    # The playout policy that sees the next hand plays other matches from the same seed
+    # (so other targets), repeats from its seed, and records positions the same way.
+    rules = Rules.preset("scopa")
+    blind = play_matches(rules, 3, seed=2, features="determinized")
+    open_ = play_matches(rules, 3, seed=2, features="determinized", open_play=True)
+    assert open_.digest() != blind.digest()
+    assert open_.records.shape[1] == blind.records.shape[1]
+    runs = [generate(rules, 60, seed=2, jobs=jobs, features="determinized",
+                     open_play=True).positions.digest() for jobs in (1, 2)]
+    assert runs[0] == runs[1]
+    assert runs[0] != generate(rules, 60, seed=2, features="determinized").positions.digest()

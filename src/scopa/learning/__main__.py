@@ -17,7 +17,8 @@ It prints what each step took: positions, wall-clock and CPU seconds, the fit's 
 the SHA-256 of the data and of the weights, which each weights file also records.
 ``--features determinized`` records the positions with the other hands and trains a
 leaf that reads them (:mod:`scopa.players.features`); its files go by
-``<rules>-determinized``. Unknown presets and player counts are refused with the core's
+``<rules>-determinized``; ``--open-play`` has generation 0's playout policy see the next
+hand, so the targets are those of perfect-information play. Unknown presets and player counts are refused with the core's
 sentence before anything runs.
 """
 
@@ -72,6 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--features", default="seat", choices=FEATURE_SETS,
                         help="what the positions and the leaf hold: the seat's knowledge, "
                         "or that and the other hands (inside a search's guess)")
+    parser.add_argument("--open-play", action="store_true",
+                        help="generation 0's playout policy sees the next hand "
+                        "(perfect-information play for the targets)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--epsilon", type=float, default=DEFAULT_EPSILON)
     parser.add_argument("--hidden", type=int, default=DEFAULT_HIDDEN)
@@ -117,14 +121,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         matches = args.matches if number == 0 else args.next_matches or args.matches
         policy = (None if parent is None
                   else LearnedPolicy(rules, parent, args.guesses, args.plies, args.reply))
-        played_by = ("playout policy" if parent is None else
+        played_by = (("open playout policy" if args.open_play else "playout policy")
+                     if parent is None else
                      f"learned generation {number - 1}, {args.guesses} guesses, "
                      + ("the minimax reply" if args.reply == "minimax"
                         else f"{args.plies} plies"))
         print(f"generation {number}: {matches} matches of self-play by the {played_by}")
         data_seed = args.seed + number
         generated = generate(rules, matches, data_seed, args.jobs, args.epsilon, policy,
-                             args.features)
+                             args.features, args.open_play and parent is None)
         positions = generated.positions
         digest = positions.digest()
         print(f"self-play {name}: {matches} matches, {len(positions):,} positions in "

@@ -17,6 +17,12 @@ by the other hands' cards. That is training data made on the round state, for a 
 that sees a guess's hands inside a search; it never leaves the process (no view, no
 message, no file a player could read) and the stock's order is never in it.
 
+With ``open_play`` the playout policy plays generation 0 with the cards on the table:
+each mover's sweep risk is read from the next hand itself rather than from every card
+it has not seen, so the targets are the outcome of (cheap) perfect-information play,
+the value a determinized leaf would take in the search of a perfect-information
+program (the records are unchanged).
+
 Work is split into chunks of matches, each with a seed of its own derived from the
 run's seed, so a run gives the same data on any number of processes.
 """
@@ -223,10 +229,11 @@ def _difference(points: Sequence[int], side: int, sides: int) -> float:
 
 
 def play_matches(rules: Rules, matches: int, seed: int, epsilon: float = DEFAULT_EPSILON,
-                 policy: LearnedPolicy | None = None, features: str = "seat") -> Positions:
+                 policy: LearnedPolicy | None = None, features: str = "seat",
+                 open_play: bool = False) -> Positions:
     """``matches`` whole matches of self-play from ``seed``, every decision recorded in
-    the feature set ``features``: by the playout policy, or by ``policy`` (a later
-    generation's)."""
+    the feature set ``features``: by the playout policy (seeing the next hand with
+    ``open_play``), or by ``policy`` (a later generation's)."""
     if not 0 <= epsilon <= 1:
         raise ValueError(f"epsilon must be between 0 and 1; got {epsilon}")
     record = recorder(features)
@@ -272,7 +279,8 @@ def play_matches(rules: Rules, matches: int, seed: int, epsilon: float = DEFAULT
                         seen |= pile
                     following = state.hands[(seat + 1) % players]
                     reply = following.bit_count() if following else min(state.stock_left, size)
-                    move = choose(moves, table, value_of(table), ALL_CARDS_MASK & ~seen, reply)
+                    threats = following if open_play and following else ALL_CARDS_MASK & ~seen
+                    move = choose(moves, table, value_of(table), threats, reply)
                 state.apply(move)
             round_scores = state.scores()
             by_side = [[float(score.total), *map(float, _category_points(score))]
@@ -298,11 +306,11 @@ def play_matches(rules: Rules, matches: int, seed: int, epsilon: float = DEFAULT
     )
 
 
-def _chunk(args: tuple[Rules, int, int, float, LearnedPolicy | None, str]
+def _chunk(args: tuple[Rules, int, int, float, LearnedPolicy | None, str, bool]
            ) -> tuple[Positions, float]:
-    rules, matches, seed, epsilon, policy, features = args
+    rules, matches, seed, epsilon, policy, features, open_play = args
     start = time.process_time()
-    positions = play_matches(rules, matches, seed, epsilon, policy, features)
+    positions = play_matches(rules, matches, seed, epsilon, policy, features, open_play)
     return positions, time.process_time() - start
 
 
@@ -319,9 +327,10 @@ class Generated:
 
 def generate(rules: Rules, matches: int, seed: int, jobs: int = 1,
              epsilon: float = DEFAULT_EPSILON, policy: LearnedPolicy | None = None,
-             features: str = "seat") -> Generated:
+             features: str = "seat", open_play: bool = False) -> Generated:
     """``matches`` matches of self-play (by ``policy``, default the playout policy),
-    positions recorded in the feature set ``features``, in
+    positions recorded in the feature set ``features`` (``open_play``: see the module
+    notes), in
     chunks of :data:`CHUNK_MATCHES` (the last may be short), chunk ``k`` seeded
     ``seed * 1_000_003 + k``, on ``jobs`` processes."""
     if matches < 1:
@@ -330,7 +339,7 @@ def generate(rules: Rules, matches: int, seed: int, jobs: int = 1,
         raise ValueError(f"jobs must be 1 or more; got {jobs}")
     work = [
         (rules, min(CHUNK_MATCHES, matches - first), seed * 1_000_003 + k, epsilon, policy,
-         features)
+         features, open_play)
         for k, first in enumerate(range(0, matches, CHUNK_MATCHES))
     ]
     start = time.perf_counter()
