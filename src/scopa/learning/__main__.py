@@ -18,8 +18,8 @@ the SHA-256 of the data and of the weights, which each weights file also records
 ``--features determinized`` records the positions with the other hands and trains a
 leaf that reads them (:mod:`scopa.players.features`); its files go by
 ``<rules>-determinized``; ``--open-play`` has generation 0's playout policy see the next
-hand, so the targets are those of perfect-information play. Unknown presets and player counts are refused with the core's
-sentence before anything runs.
+hand, so the targets are those of perfect-information play. Unknown presets and player
+counts are refused with the core's sentence before anything runs.
 """
 
 from __future__ import annotations
