@@ -9,8 +9,9 @@ weights file with the player's settings, for instance::
 print(level("runs/scopa-2p-gen1.npz"))')" master --matches 100
 
 The argument is a comma-separated list: the weights file, then ``samples=N``,
-``plies=N``, ``weighting=X`` or ``reply=minimax`` to change the player's settings. The
-file's feature set (seat or determinized) decides the leaf.
+``plies=N``, ``weighting=X``, ``reply=minimax`` or ``mix=X`` (the playout's share of
+each leaf, 0 to 1; its default guess count is then the master's) to change the
+player's settings. The file's feature set (seat or determinized) decides the leaf.
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ from pathlib import Path
 # Absolute imports: tournaments load this file by its path, outside the package.
 from scopa.players.base import Player
 from scopa.players.evaluation import Evaluation
-from scopa.players.learned import DEFAULT_PLIES, DEFAULT_SAMPLES, LearnedPlayer
+from scopa.players.learned import DEFAULT_PLIES, LearnedPlayer
 
-_SETTINGS = ("samples", "plies", "weighting", "reply")
+_SETTINGS = ("samples", "plies", "weighting", "reply", "mix")
 
 
 def level(weights: Path | str, **settings: float | str) -> str:
@@ -52,17 +53,18 @@ def learned(argument: str | None, seed: int | None) -> Player:
             if name == "reply":
                 reply = value
             else:
-                settings[name] = float(value) if name == "weighting" else int(value)
+                settings[name] = float(value) if name in ("weighting", "mix") else int(value)
         except ValueError:
             raise ValueError(
                 f"{option!r} is no setting of the learned level; the settings are "
-                "samples=N, plies=N, weighting=X and reply=policy|minimax"
+                "samples=N, plies=N, weighting=X, reply=policy|minimax and mix=X"
             ) from None
     return LearnedPlayer(
         seed,
         evaluation=Evaluation.load(path, features=None),
-        samples=int(settings.get("samples", DEFAULT_SAMPLES)),
+        samples=int(settings["samples"]) if "samples" in settings else None,
         plies=int(settings.get("plies", DEFAULT_PLIES)),
         weighting=settings.get("weighting", 0.0),
         reply=reply,
+        mix=settings.get("mix", 0.0),
     )

@@ -22,6 +22,15 @@ legal reply of the next seat, and the guess keeps the one worst for us by the
 evaluation (a 2-ply minimax inside each guess, every leaf of the decision scored in one
 batch).
 
+With ``mix`` (lambda) above 0 the leaf is AlphaGo's mix rather than the net alone: the
+round is also played out from the leaf's position by the master's playout policy, and
+the guess's value of the move is ``(1 - mix) * net + mix * playout`` (both as
+match-win utilities). The two err differently: the net is steady but reads only what
+the seat knows, the playout reads the guessed hands but is noisy. Playouts cost tens
+of microseconds each, so a mixing search takes :data:`MIX_SAMPLES` guesses and, like
+the master, shares them out when a hand has many moves. ``mix=0`` (the default) is the
+net alone, exactly as before; the mix goes with the playout policy's reply only.
+
 With ``weighting`` above 0 the guesses are not equal: each counts as much as it makes
 the plays the opponent before us was seen to make likely, under the evaluation's
 model of its play (:mod:`.weighting`; ``weighting`` is that model's sharpness).
@@ -46,13 +55,17 @@ from ..view import View
 from .base import check_turn
 from .evaluation import Evaluation, evaluation_for
 from .features import Record, check_features, recorder
-from .master import Decision
+from .master import _FEWEST, _FULL_MOVES, Decision
 from .outlook import Utility
 from .simulation import RoundModel, round_model
 from .weighting import PlayLikelihood
 
 DEFAULT_SAMPLES: Final = 128
 """Guesses at the hidden cards per decision."""
+
+MIX_SAMPLES: Final = 64
+"""Guesses per decision when the leaf mixes in a playout (``mix`` above 0): the master's
+count, so that a decision costs about what the master's does."""
 
 DEFAULT_PLIES: Final = 1
 """Moves of the playout policy between the move weighed and the learned leaf."""
@@ -84,12 +97,13 @@ class LearnedPlayer:
         self,
         seed: int | None = None,
         time_budget: float | None = DEFAULT_TIME_BUDGET,
-        samples: int = DEFAULT_SAMPLES,
+        samples: int | None = None,
         plies: int = DEFAULT_PLIES,
         evaluation: Evaluation | None = None,
         weighting: float = 0.0,
         features: str | None = None,
         reply: str = "policy",
+        mix: float = 0.0,
     ) -> None:
         """``seed`` makes the moves reproducible; ``samples`` guesses per move; ``plies``
         policy moves before each leaf; ``evaluation`` (default: the package's weights
@@ -97,10 +111,18 @@ class LearnedPlayer:
         leaves; ``features`` (default: ``evaluation``'s set, else ``"seat"``) the leaf's
         feature set; ``reply`` ``"minimax"`` picks the reply before the leaf by the
         evaluation (module notes); ``weighting`` (0: off) weighs the guesses by the
-        opponent's plays, with that sharpness per round point (:mod:`.weighting`)."""
+        opponent's plays, with that sharpness per round point (:mod:`.weighting`); ``mix``
+        (0 to 1, default 0: the net alone) the playout's share of each leaf's value, and
+        then ``samples`` defaults to :data:`MIX_SAMPLES` (module notes)."""
+        if not 0 <= mix <= 1:
+            raise ValueError(f"mix must be a number from 0 to 1; got {mix}")
+        if samples is None:
+            samples = MIX_SAMPLES if mix else DEFAULT_SAMPLES
         if samples < 1:
             raise ValueError(f"samples must be 1 or more; got {samples}")
         check_reply(reply, plies)
+        if mix and reply != "policy":
+            raise ValueError(f"the mix goes with the policy's reply, not {reply!r}")
         if not 0 <= weighting < 100:
             raise ValueError(f"weighting must be from 0 to 100; got {weighting}")
         if features is not None:
@@ -124,6 +146,7 @@ class LearnedPlayer:
         self.weighting = weighting
         self.features = features
         self.reply = reply
+        self.mix = mix
 
     def choose(self, view: View) -> Move:
         moves = check_turn(view)
@@ -153,11 +176,18 @@ class LearnedPlayer:
         # Leaves to score with the model, and whether their mover is our side; by guess
         # and move, its weight, the utilities of its lines that ended the round and the
         # slice of ``leaves`` that are its other lines (one without minimax; with it, one
-        # a reply): the guess's value of the move is the worst of them.
+        # a reply): the guess's value of the move is the worst of them. With the mix,
+        # ``rollouts`` holds each group's playout utility from its leaf.
         leaves: list[Record] = []
         ours: list[bool] = []
         groups: list[tuple[int, float, list[float], int, int]] = []
-        samples = 1 if knowledge.open else self.samples
+        mix = self.mix
+        rollouts: list[float] = []
+        samples = self.samples
+        if mix:
+            # As the master does: many moves share the playouts of a few.
+            samples = min(samples, max(_FEWEST, samples * _FULL_MOVES // len(moves)))
+        samples = 1 if knowledge.open else samples
         likelihood = (
             PlayLikelihood.of(view, knowledge, evaluation, self.weighting)
             if self.weighting and samples > 1 else None
@@ -196,6 +226,9 @@ class LearnedPlayer:
                         groups.append((index, weight, [], len(leaves), len(leaves) + 1))
                         leaves.append(record(line))
                         ours.append(line.to_move % sides == side)
+                        if mix:
+                            model.play_out(line)
+                            rollouts.append(utility(line.points()))
             if self.time_budget is not None and time.perf_counter() - start > self.time_budget:
                 break
         if groups:
@@ -204,8 +237,11 @@ class LearnedPlayer:
                 _soft_utility(utility, side, sides, *((mover, others) if mine else (others, mover)))
                 for mine, (mover, others) in zip(ours, predicted, strict=True)
             ]
-            for index, weight, ended, first, last in groups:
-                totals[index] += weight * min(ended + scored[first:last])
+            for number, (index, weight, ended, first, last) in enumerate(groups):
+                value = min(ended + scored[first:last])
+                if mix:
+                    value = (1 - mix) * value + mix * rollouts[number]
+                totals[index] += weight * value
                 counts[index] += weight
         values = [
             total / count + score
