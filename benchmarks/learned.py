@@ -8,12 +8,14 @@ the stronger one for the next generation to learn better play).
 
     python benchmarks/learned.py [--matches 200] [--decisions 300] [--samples N] [--plies N]
                                  [--guesses N] [--weighting X] [--duel N] [--weights FILE]
-                                 [--reply policy|minimax] [--preset escoba]
+                                 [--reply policy|minimax] [--preset escoba] [--mix X]
 
 A ``--weights`` file of the determinized feature set fields its leaf everywhere (its data
 is recorded with the other hands; guesses are not weighted, which needs the seat set);
 ``--reply minimax`` picks the reply before the leaf by the evaluation, in the decisions
-and in the duel's policy.
+and in the duel's policy. ``--mix X`` also times decisions of the mixed leaf (the net's
+value and the master's playout's, in shares ``1 - X`` and ``X``; 64 guesses unless
+``--samples``) and of the master itself, on the same positions.
 
 Figures are CPU seconds where the work is single-process (a shared machine skews wall
 time more), and wall time per decision as a person waits for it. Strength is measured
@@ -30,8 +32,10 @@ import time
 from scopa import Game, Rules
 from scopa.cards import ALL_CARDS_MASK, value_of
 from scopa.learning.selfplay import DEFAULT_GUESSES, LearnedPolicy, play_matches
+from scopa.players.base import Player
 from scopa.players.evaluation import Evaluation, evaluation_for
-from scopa.players.learned import DEFAULT_PLIES, DEFAULT_SAMPLES, REPLIES, LearnedPlayer
+from scopa.players.learned import DEFAULT_PLIES, REPLIES, LearnedPlayer
+from scopa.players.master import MasterPlayer
 from scopa.players.simulation import round_model
 from scopa.players.weighting import DEFAULT_SHARPNESS
 from scopa.round import Round, shuffled_deck
@@ -42,7 +46,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--decisions", type=int, default=300)
-    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
+    parser.add_argument("--samples", type=int, help="guesses a decision (default: the level's)")
     parser.add_argument("--plies", type=int, default=DEFAULT_PLIES)
     parser.add_argument("--guesses", type=int, default=DEFAULT_GUESSES)
     parser.add_argument("--weighting", type=float, default=DEFAULT_SHARPNESS)
@@ -50,6 +54,8 @@ def main() -> None:
     parser.add_argument("--weights", help="the evaluation to field (default: the package's)")
     parser.add_argument("--reply", default="policy", choices=REPLIES)
     parser.add_argument("--preset", default="scopa")
+    parser.add_argument("--mix", type=float, default=0.0,
+                        help="also time the mixed leaf with this playout share, and the master")
     args = parser.parse_args()
     rules = Rules.preset(args.preset)
     evaluation = (Evaluation.load(args.weights, features=None) if args.weights
@@ -87,29 +93,14 @@ def main() -> None:
     for weighting in weightings if args.decisions else ():  # --decisions 0: none timed
         player = LearnedPlayer(seed=1, samples=args.samples, plies=args.plies,
                                weighting=weighting, evaluation=evaluation, reply=args.reply)
-        rng = random.Random(2)
-        times: list[float] = []
-        cpu = time.process_time()
-        seed = 0
-        while len(times) < args.decisions:
-            game = Game.new(rules, seed=seed)
-            seed += 1
-            while not game.is_over and len(times) < args.decisions:
-                seat = game.to_move
-                assert seat is not None
-                if seat == 0:
-                    start = time.perf_counter()
-                    move = player.choose(game.view(seat))
-                    times.append(time.perf_counter() - start)
-                else:
-                    move = rng.choice(game.legal_moves())
-                game.play(move)
-        spent = time.process_time() - cpu
-        print(f"learned ({args.samples} samples, {args.plies} plies, {args.reply} reply, "
-              f"weighting {weighting}): "
-              f"{len(times)} decisions, mean {sum(times) / len(times) * 1000:.1f} ms, worst "
-              f"{max(times) * 1000:.1f} ms (wall); {spent / len(times) * 1000:.1f} CPU ms "
-              f"a decision with the random opponent's")
+        _time_decisions(f"learned ({player.samples} samples, {args.plies} plies, {args.reply} "
+                        f"reply, weighting {weighting})", player, rules, args.decisions)
+    if args.mix and args.decisions:
+        mixed = LearnedPlayer(seed=1, samples=args.samples, plies=args.plies,
+                              evaluation=evaluation, mix=args.mix)
+        _time_decisions(f"learned, mix {args.mix} ({mixed.samples} samples, {args.plies} plies)",
+                        mixed, rules, args.decisions)
+        _time_decisions("master", MasterPlayer(seed=1), rules, args.decisions)
 
 
     policy = LearnedPolicy(rules, evaluation, args.guesses, args.plies, args.reply)
@@ -124,6 +115,33 @@ def main() -> None:
           f"{100 * mean:.1f}% of "
           f"{2 * args.duel} matches (paired 95% CI {100 * (mean - half):.1f} - "
           f"{100 * (mean + half):.1f}%), no random moves; {spent:.1f} CPU s")
+
+
+def _time_decisions(label: str, player: Player, rules: Rules, decisions: int) -> None:
+    """Print the time ``player`` takes over ``decisions`` decisions of seat 0, against
+    random moves, in the matches of seeds 0, 1, ... (the same positions for every player
+    until their choices part)."""
+    rng = random.Random(2)
+    times: list[float] = []
+    cpu = time.process_time()
+    seed = 0
+    while len(times) < decisions:
+        game = Game.new(rules, seed=seed)
+        seed += 1
+        while not game.is_over and len(times) < decisions:
+            seat = game.to_move
+            assert seat is not None
+            if seat == 0:
+                start = time.perf_counter()
+                move = player.choose(game.view(seat))
+                times.append(time.perf_counter() - start)
+            else:
+                move = rng.choice(game.legal_moves())
+            game.play(move)
+    spent = time.process_time() - cpu
+    print(f"{label}: {len(times)} decisions, mean {sum(times) / len(times) * 1000:.1f} ms, "
+          f"worst {max(times) * 1000:.1f} ms (wall); {spent / len(times) * 1000:.1f} CPU ms "
+          "a decision with the random opponent's")
 
 
 def _duel(rules: Rules, policy: LearnedPolicy, seed: int, side: int) -> bool:
