@@ -46,7 +46,7 @@ from ..cards import ALL_CARDS_MASK, ids_of, value_of
 from ..moves import Move
 from ..players.evaluation import Evaluation
 from ..players.features import Record, record_length, recorder
-from ..players.learned import check_reply, play_policy
+from ..players.learned import check_reply, every_reply, play_policy
 from ..players.simulation import round_model
 from ..round import Round, shuffled_deck
 from ..rules import Rules
@@ -168,9 +168,14 @@ class LearnedPolicy:
         guesses = 1 if not state.stock_left and holders <= 1 else self.guesses
         totals = [0.0] * len(moves)
         leaves: list[Record] = []
-        slots: list[tuple[int, bool]] = []
+        ours: list[bool] = []  # by leaf: whether the mover's side is ours
+        indices: list[int] = []  # by leaf, without minimax: its move
         record = self.record
         minimax = self.reply == "minimax"
+
+        def difference(points: Sequence[int]) -> float:
+            return _difference(points, side, sides)
+
         # With minimax: by (guess, move), the values of its replies ending the round, and
         # the slice of ``leaves`` holding those the evaluation scores.
         groups: list[tuple[int, list[float], int, int]] = []
@@ -189,35 +194,27 @@ class LearnedPolicy:
                 line = guess.copy()
                 line.apply(move)
                 if minimax and not line.over:
-                    ended: list[float] = []
                     first = len(leaves)
-                    for answer in line.legal():
-                        after = line.copy()
-                        after.apply(answer)
-                        if after.over:
-                            ended.append(_difference(after.points(), side, sides))
-                        else:
-                            leaves.append(record(after))
-                            slots.append((index, after.to_move % sides == side))
+                    ended = every_reply(line, record, difference, side, leaves, ours)
                     groups.append((index, ended, first, len(leaves)))
                     continue
                 play_policy(self.model, line, self.plies)
                 if line.over:
-                    totals[index] += _difference(line.points(), side, sides)
+                    totals[index] += difference(line.points())
                 else:
                     leaves.append(record(line))
-                    slots.append((index, line.to_move % sides == side))
+                    ours.append(line.to_move % sides == side)
+                    indices.append(index)
         values: list[float] = []
         if leaves:
             predicted = self.evaluation.points(leaves)
-            values = [mover - others if ours else others - mover
-                      for (_, ours), (mover, others) in zip(slots, predicted.tolist(),
-                                                            strict=True)]
+            values = [mover - others if mine else others - mover
+                      for mine, (mover, others) in zip(ours, predicted.tolist(), strict=True)]
         if minimax:
             for index, ended, first, last in groups:
                 totals[index] += min(ended + values[first:last])
         else:
-            for (index, _), value in zip(slots, values, strict=True):
+            for index, value in zip(indices, values, strict=True):
                 totals[index] += value
         best = max(range(len(moves)), key=totals.__getitem__)
         return moves[best]

@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from ..cards import ALL_CARDS_MASK, value_of
@@ -206,16 +206,8 @@ class LearnedPlayer:
                     line = deal.copy()
                     line.apply(move)
                     if minimax and not line.over:
-                        ended: list[float] = []
                         first = len(leaves)
-                        for answer in line.legal():
-                            after = line.copy()
-                            after.apply(answer)
-                            if after.over:
-                                ended.append(utility(after.points()))
-                            else:
-                                leaves.append(record(after))
-                                ours.append(after.to_move % sides == side)
+                        ended = every_reply(line, record, utility, side, leaves, ours)
                         groups.append((index, weight, ended, first, len(leaves)))
                         continue
                     play_policy(model, line, self.plies)
@@ -249,6 +241,31 @@ class LearnedPlayer:
         ]
         ranked = sorted(range(len(moves)), key=lambda index: -values[index])
         return [(moves[index], values[index]) for index in ranked]
+
+
+def every_reply(
+    line: Round,
+    record: Callable[[Round], Record],
+    value: Callable[[Sequence[int]], float],
+    side: int,
+    leaves: list[Record],
+    ours: list[bool],
+) -> list[float]:
+    """Every legal reply of the seat to move in ``line``, for a minimax over replies: the
+    ``value`` of the round's points after each reply that ends the round is returned; each
+    other reply's position goes to ``leaves`` (with whether ``side`` moves there, in
+    ``ours``) for the evaluation to score with all of a decision's leaves in one batch."""
+    sides = line.rules.sides
+    ended: list[float] = []
+    for answer in line.legal():
+        after = line.copy()
+        after.apply(answer)
+        if after.over:
+            ended.append(value(after.points()))
+        else:
+            leaves.append(record(after))
+            ours.append(after.to_move % sides == side)
+    return ended
 
 
 def play_policy(model: RoundModel, state: Round, plies: int) -> None:
