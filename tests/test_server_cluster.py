@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import random
 import subprocess
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import pytest
 
 from scopa import Game
 from scopa.client import Closed, Lobby, TableConnection
+from scopa.server.hub import RedisHub
 
 from .server_support import (
     LOCATIONS,
@@ -286,3 +288,32 @@ async def test_an_owner_that_lost_its_lease_lets_go_and_its_sockets_move(
                 assert list(b.room.tables) == [code]
                 for person in people:
                     await person.connection.close()
+
+
+async def test_a_closing_process_stops_renewing_before_it_gives_its_tables_back() -> None:
+    """A process that is shutting down releases its leases; were its renewer still running,
+    it would find them gone and take its own release for a takeover ("lease lost")."""
+    async with fresh_redis() as url:
+        hub = RedisHub(url, "a")
+
+        async def deliver(message: dict[str, Any]) -> None:
+            pass
+
+        await hub.open(deliver)
+        asked = threading.Event()
+        lost: list[list[str]] = []
+
+        def held() -> list[str]:
+            asked.set()
+            return ["T1"]
+
+        assert await hub.claim("T1")
+        hub.keep(held, lost.append)
+        try:
+            assert await asyncio.to_thread(asked.wait, TIMEOUT), "the renewer never ran"
+            await hub.stop_keeping()
+            assert not [t for t in threading.enumerate() if t.name == "scopa-leases"]
+            await hub.release("T1")
+            assert await hub.owner("T1") is None and lost == []
+        finally:
+            await hub.close()

@@ -145,6 +145,7 @@ class Cluster:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        await self.hub.stop_keeping()
         for code in list(self.room.tables):
             with contextlib.suppress(Exception):
                 await self.hub.release(code)

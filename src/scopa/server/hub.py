@@ -99,6 +99,11 @@ class Hub(Protocol):
         closed; ``lost`` gets those this process no longer holds (it is called from another
         thread)."""
 
+    async def stop_keeping(self) -> None:
+        """Stop renewing leases, and return once the renewer has stopped: a process that is
+        closing gives its tables back after this, so the renewer never takes its own release
+        for a lease lost to another process."""
+
     async def release(self, code: str) -> None: ...
 
     async def hand(self, code: str, to: str) -> bool:
@@ -147,6 +152,9 @@ class LocalHub:
         return [self.name for _ in codes]
 
     def keep(self, held: Callable[[], list[str]], lost: Callable[[list[str]], None]) -> None:
+        pass
+
+    async def stop_keeping(self) -> None:
         pass
 
     async def release(self, code: str) -> None:
@@ -208,9 +216,7 @@ class RedisHub:
                 log.exception("a message from another process failed: %.200s", message["data"])
 
     async def close(self) -> None:
-        self._stop.set()
-        if self._keeper is not None:
-            await asyncio.to_thread(self._keeper.join)
+        await self.stop_keeping()
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -263,6 +269,11 @@ class RedisHub:
             target=self._renew_now_and_then, args=(held, lost), name="scopa-leases", daemon=True
         )
         self._keeper.start()
+
+    async def stop_keeping(self) -> None:
+        self._stop.set()
+        if self._keeper is not None:
+            await asyncio.to_thread(self._keeper.join)
 
     def _renew_now_and_then(
         self, held: Callable[[], list[str]], lost: Callable[[list[str]], None]
