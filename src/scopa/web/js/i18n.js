@@ -39,6 +39,13 @@ export function t(key, params = {}, fallback = key) {
   return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
 }
 
+// A number with one decimal as the page's language writes it: "1.5" in English, "1,5" in
+// Italian, Spanish, Slovenian and Turkish. `whole` leaves a whole number's ".0" off ("100").
+export function decimal(value, whole = false) {
+  return new Intl.NumberFormat(document.documentElement.lang,
+    { maximumFractionDigits: 1, minimumFractionDigits: whole ? 0 : 1 }).format(value);
+}
+
 // Figures have their own words in the Italian and Spanish looks (fante, cavallo; sota, caballo).
 const LATIN_FIGURES = { J: "F", Q: "N", K: "K" };
 

@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { cardImage } from "./cardview.js";
 import { h } from "./dom.js";
-import { cardName, t } from "./i18n.js";
+import { cardName, decimal, t } from "./i18n.js";
 import { chosenLook } from "./prefs.js";
 
 // How often the page asks how far a running review is, in milliseconds.
@@ -168,7 +168,7 @@ export function showReplay(main, matchId) {
       reviewState?.status === "failed" ? h("p", { class: "problem", role: "alert" },
         reviewState.error) : null,
       review ? h("div", { id: "review-summary" },
-        h("p", {}, h("strong", {}, t("review.accuracy", { accuracy: review.accuracy })), " · ",
+        h("p", {}, h("strong", {}, t("review.accuracy", { accuracy: decimal(review.accuracy, true) })), " · ",
           ["inaccuracy", "mistake", "blunder"].map((mark) =>
             t(`review.count.${mark}`, { count: review.marks[mark] })).join(" · ")),
         review.worst.length ? h("ol", { class: "worst" }, review.worst.map((number) => {
@@ -184,7 +184,7 @@ export function showReplay(main, matchId) {
   function verdict(frame) {
     const move = frame.number === undefined ? null : judged.get(frame.number);
     if (!move || move.mark === "forced") return null;
-    const cost = (move.cost * 100).toFixed(1);
+    const cost = decimal(move.cost * 100);
     return h("p", { class: `verdict ${move.mark}`, id: "verdict" },
       h("span", { class: "mark" }, t(`mark.${move.mark}`)), " ",
       move.played === move.best ? t("review.same") : t("review.better",
