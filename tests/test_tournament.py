@@ -14,6 +14,7 @@ from scopa.cli import main
 from scopa.players import _FACTORIES, RandomPlayer
 from scopa.tournament import (
     Tournament,
+    make_bot,
     match_seeds,
     paired_interval,
     play_game,
@@ -239,3 +240,23 @@ def test_the_command_refuses_bad_input_in_one_line(
     assert main(argv) == 2
     out, err = capsys.readouterr()
     assert message in err and err.count("\n") == 1 and out == ""
+
+
+def test_a_bot_file_runs_once_however_many_bots_it_makes(tmp_path: Path) -> None:
+    """A tournament makes a bot for every seat of every match; the file's own start-up
+    (loading weights, building tables) is paid once a process."""
+    runs = tmp_path / "runs.txt"
+    bot_file = tmp_path / "my_bot.py"
+    bot_file.write_text(
+        "from pathlib import Path\n"
+        "from scopa.players import RandomPlayer\n"
+        f"with Path({str(runs)!r}).open('a') as runs:\n"
+        "    runs.write('ran\\n')\n"
+        "def player(argument, seed):\n"
+        "    return RandomPlayer(seed)\n"
+    )
+    bots = [make_bot(f"{bot_file}:player", seed=seed) for seed in range(5)]
+    assert all(isinstance(bot, RandomPlayer) for bot in bots)
+    assert runs.read_text() == "ran\n"
+    assert main(["tournament", f"{bot_file}:player", "random", "--matches", "2"]) == 0
+    assert runs.read_text() == "ran\n"

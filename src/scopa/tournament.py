@@ -22,6 +22,7 @@ and seat, and games are gathered back in seed order. Only the move times vary.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import math
 import multiprocessing
@@ -30,6 +31,7 @@ import random
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
+from types import ModuleType
 from typing import Any, Final
 
 from .game import Game
@@ -89,11 +91,9 @@ def make_bot(level: str, seed: int | None = None, rules: Rules | None = None) ->
 
 def _bot_from_file(level: str, path: str, rest: str, seed: int | None) -> Player:
     factory_name, _, argument = rest.partition(":")
-    spec = importlib.util.spec_from_file_location(f"_scopa_bot_{abs(hash(path))}", path)
-    if spec is None or spec.loader is None or not os.path.isfile(path):
+    module = _module_at(os.path.realpath(path)) if os.path.isfile(path) else None
+    if module is None:
         raise ValueError(f"level {level!r}: no Python file {path!r}")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
     factory = getattr(module, factory_name, None)
     if not callable(factory):
         raise ValueError(f"level {level!r}: {path} has no function {factory_name!r}")
@@ -101,6 +101,19 @@ def _bot_from_file(level: str, path: str, rest: str, seed: int | None) -> Player
     if not isinstance(bot, Player):
         raise ValueError(f"level {level!r}: {factory_name}() did not return a player")
     return bot
+
+
+@functools.cache
+def _module_at(path: str) -> ModuleType | None:
+    """The Python file at ``path``, run once per process: a tournament makes a bot for every
+    seat of every match, and a file that loads weights or builds tables at import should pay
+    for that once, not once a bot."""
+    spec = importlib.util.spec_from_file_location(f"_scopa_bot_{abs(hash(path))}", path)
+    if spec is None or spec.loader is None:
+        return None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def match_seeds(seed: int, count: int) -> list[int]:
