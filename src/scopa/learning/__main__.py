@@ -20,6 +20,13 @@ leaf that reads them (:mod:`scopa.players.features`); its files go by
 ``<rules>-determinized``; ``--open-play`` has generation 0's playout policy see the next
 hand, so the targets are those of perfect-information play. Unknown presets and player
 counts are refused with the core's sentence before anything runs.
+
+``--targets search`` is expert iteration's one step (:mod:`.distil`): the master plays
+``--matches`` matches against itself and labels every decision with its search value
+(``--samples`` guesses a decision), and one generation learns those values from the
+seat's record and the match standing (``meta["target"] = "search"``). Its weights stay in
+the run folder (``<rules>-search-gen0.npz``) unless ``--out`` names a file; ``--positions``
+trains on labels saved before by ``--data`` instead of making them again.
 """
 
 from __future__ import annotations
@@ -33,13 +40,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..players.evaluation import Evaluation, rules_name, weights_path
+from ..players.evaluation import Evaluation, check_target, rules_name, weights_path
 from ..players.features import FEATURE_SETS, check_features
 from ..players.learned import REPLIES, check_reply
+from ..players.master import DEFAULT_SAMPLES
 from ..rules import Rules
 from ..tournament import Tournament, run
+from .distil import SEARCH_TARGETS, label
 from .levels import level
-from .selfplay import DEFAULT_EPSILON, DEFAULT_GUESSES, DEFAULT_PLIES, LearnedPolicy, generate
+from .selfplay import (
+    DEFAULT_EPSILON,
+    DEFAULT_GUESSES,
+    DEFAULT_PLIES,
+    TARGETS,
+    Generated,
+    LearnedPolicy,
+    Positions,
+    generate,
+)
 from .train import DEFAULT_EPOCHS, DEFAULT_HIDDEN, train
 
 
@@ -76,6 +94,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--open-play", action="store_true",
                         help="generation 0's playout policy sees the next hand "
                         "(perfect-information play for the targets)")
+    parser.add_argument("--targets", default="points",
+                        help="what the net learns: 'points' (the round points self-play "
+                        "scored) or 'search' (the master's search values, one generation)")
+    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
+                        help="the master's guesses a decision when it labels positions")
+    parser.add_argument("--positions", help="train generation 0 on positions saved by --data "
+                        "rather than making them")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--epsilon", type=float, default=DEFAULT_EPSILON)
     parser.add_argument("--hidden", type=int, default=DEFAULT_HIDDEN)
@@ -96,7 +121,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         rules = Rules.preset(args.preset, players=args.players)
         check_features(args.features)
         check_reply(args.reply, args.plies)
-        name = rules_name(rules) + ("" if args.features == "seat" else f"-{args.features}")
+        check_target(args.targets)
+        search = args.targets == "search"
+        if search:
+            if args.generations != 1:
+                raise ValueError("the search target is one step of expert iteration: "
+                                 f"generations must be 1; got {args.generations}")
+            if args.features != "seat":
+                raise ValueError("the search target reads the seat's records; features must "
+                                 f"be 'seat'; got {args.features!r}")
+            if rules.sides != 2:
+                raise ValueError(f"the search target needs two sides; these rules have "
+                                 f"{rules.sides}")
+            if args.samples < 1:
+                raise ValueError(f"samples must be 1 or more; got {args.samples}")
+        name = (rules_name(rules) + ("" if args.features == "seat" else f"-{args.features}")
+                + ("-search" if search else ""))
         for count, what in ((args.generations, "generations"), (args.matches, "matches"),
                             (args.next_matches or 1, "next matches")):
             if count < 1:
@@ -126,22 +166,42 @@ def main(argv: Sequence[str] | None = None) -> int:
                      f"learned generation {number - 1}, {args.guesses} guesses, "
                      + ("the minimax reply" if args.reply == "minimax"
                         else f"{args.plies} plies"))
+        if search:
+            played_by = (f"master, labelled by its search ({args.samples} guesses a "
+                         "decision)")
         print(f"generation {number}: {matches} matches of self-play by the {played_by}")
         data_seed = args.seed + number
-        generated = generate(rules, matches, data_seed, args.jobs, args.epsilon, policy,
-                             args.features, args.open_play and parent is None)
-        positions = generated.positions
+        if args.positions and number == 0:
+            positions = Positions.load(args.positions)
+            columns = SEARCH_TARGETS if search else TARGETS
+            if positions.targets.shape[1] != len(columns):
+                print(f"python -m scopa.learning: the positions in {args.positions} are not "
+                      f"labelled for the {args.targets!r} target", file=sys.stderr)
+                return 2
+            print(f"positions {name}: {len(positions):,} read from {args.positions}")
+        else:
+            generated: Generated = (
+                label(rules, matches, data_seed, args.jobs, args.epsilon, args.samples)
+                if search else
+                generate(rules, matches, data_seed, args.jobs, args.epsilon, policy,
+                         args.features, args.open_play and parent is None)
+            )
+            positions = generated.positions
+            print(f"self-play {name}: {matches} matches, {len(positions):,} positions in "
+                  f"{generated.seconds:.1f} s ({generated.cpu_seconds:.1f} CPU s, "
+                  f"{len(positions) / max(generated.cpu_seconds, 1e-9):,.0f} positions per "
+                  f"CPU s, {args.jobs} jobs)")
+            del generated
         digest = positions.digest()
-        print(f"self-play {name}: {matches} matches, {len(positions):,} positions in "
-              f"{generated.seconds:.1f} s ({generated.cpu_seconds:.1f} CPU s, "
-              f"{len(positions) / max(generated.cpu_seconds, 1e-9):,.0f} positions per CPU s, "
-              f"{args.jobs} jobs)")
-        print(f"data sha256 {digest}")
+        print(f"data sha256 {digest}"
+              + ("" if args.positions and number == 0 else f", seed {data_seed}"))
         meta: dict[str, object] = {
             "rules": rules_name(rules), "matches": matches, "epsilon": args.epsilon,
             "data_sha256": digest,
             "policy": played_by, "generation": number, "data_seed": data_seed,
         }
+        if search:
+            meta["samples"] = args.samples
         if parent is not None:
             meta |= {"guesses": args.guesses, "plies": args.plies,
                      "parent_sha256": parent_hash}
@@ -151,12 +211,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             positions.save(args.data, meta | {"seed": args.seed})
         fit_started = time.perf_counter()
         cpu_started = time.process_time()
-        fit = train(positions, args.seed, args.hidden, args.epochs, meta)
+        fit = train(positions, args.seed, args.hidden, args.epochs, meta, args.targets, rules)
         print(f"training: {time.perf_counter() - fit_started:.1f} s "
               f"({time.process_time() - cpu_started:.1f} CPU s); mean squared error per output: "
               f"train {fit.train_loss:.3f}, held out {fit.held_out_loss:.3f} "
               f"(always the mean: {fit.baseline_loss:.3f})")
-        del positions, generated
+        del positions
         path = folder / f"{name}-gen{number}.npz"
         fit.evaluation.save(path)
         parent, parent_hash = fit.evaluation, _file_hash(path)
@@ -175,10 +235,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         for generation in generations:
             for opponent, result in zip(opponents, generation.tournaments, strict=True):
                 print(_figure_line(generation.number, opponent, result))
+    whole = f"the whole run {time.perf_counter() - started:.1f} s"
+    if search and not args.out:
+        # Distilled weights ship only once they beat the master: not by default.
+        print(f"weights kept in {folder}; {whole}")
+        return 0
     out = Path(args.out) if args.out else weights_path(rules, args.features)
     shutil.copyfile(generations[ship].path, out)
-    print(f"shipped: generation {ship} as {out}; "
-          f"the whole run {time.perf_counter() - started:.1f} s")
+    print(f"shipped: generation {ship} as {out}; {whole}")
     return 0
 
 

@@ -143,6 +143,9 @@ class LearnedPolicy:
             raise ValueError(f"guesses must be 1 or more; got {guesses}")
         check_reply(reply, plies)
         evaluation.check_players(rules.players)
+        if evaluation.target != "points":
+            raise ValueError("the self-play policy reads an evaluation of round points; this "
+                             f"one predicts the {evaluation.target!r} target")
         self.rules = rules
         self.evaluation = evaluation
         self.guesses = guesses

@@ -3,7 +3,10 @@
 The network is :class:`~scopa.players.evaluation.Evaluation`'s: the features of a
 record (the seat's, or the determinized set's when the records hold the other hands),
 one hidden layer of rectified units, two outputs (the round points of the mover's side
-and of the others), fitted by mean squared error with Adam. A share of
+and of the others), fitted by mean squared error with Adam. With the ``"search"`` target
+(positions labelled by :mod:`.distil`) the inputs also hold the match standing and the
+one output is the master's search value less its foresight prior (a utility, about the
+match-win chance), and the weights' meta says ``target: search``. A share of
 the positions, whole matches apart from the rest, is held out to measure the fit. The
 result is handed back as numpy arrays, so nothing that plays needs torch.
 
@@ -18,8 +21,9 @@ from typing import Final
 
 import numpy as np
 
-from ..players.evaluation import OUTPUTS, Evaluation
+from ..players.evaluation import OUTPUTS, STANDING_INPUTS, Evaluation, check_target, standing_inputs
 from ..players.features import FEATURES, RECORD_FIELDS, expand
+from ..rules import Rules
 from .selfplay import Positions
 
 DEFAULT_HIDDEN: Final = 64
@@ -41,8 +45,12 @@ class Fit:
 
 
 def train(positions: Positions, seed: int, hidden: int = DEFAULT_HIDDEN,
-          epochs: int = DEFAULT_EPOCHS, meta: dict[str, object] | None = None) -> Fit:
-    """A network fitted to ``positions`` (the first two targets: own and others' points)."""
+          epochs: int = DEFAULT_EPOCHS, meta: dict[str, object] | None = None,
+          target: str = "points", rules: Rules | None = None) -> Fit:
+    """A network fitted to ``positions``: with the ``"points"`` target their first two
+    targets (own and others' points); with ``"search"`` (labels of :mod:`.distil`, and
+    then ``rules`` are needed to read the standing) the search's value less its prior."""
+    check_target(target)
     try:
         import torch
     except ImportError as error:
@@ -56,12 +64,31 @@ def train(positions: Positions, seed: int, hidden: int = DEFAULT_HIDDEN,
     rng = np.random.default_rng(seed)
     records = positions.records
     hands = records.shape[1] - len(RECORD_FIELDS)
-    targets = torch.from_numpy(np.ascontiguousarray(positions.targets[:, :OUTPUTS]))
+    search = target == "search"
+    if search:
+        if rules is None:
+            raise ValueError("the search target needs the rules, to read the match standing")
+        if hands:
+            raise ValueError("the search target reads the seat's records, not determinized ones")
+        labels = positions.targets[:, :1] - positions.targets[:, 1:2]
+        standing = standing_inputs(positions.standing, rules)
+    else:
+        labels = positions.targets[:, :OUTPUTS]
+    outputs = labels.shape[1]
+    targets = torch.from_numpy(np.ascontiguousarray(labels))
+
+    def inputs(rows: slice | np.ndarray) -> torch.Tensor:
+        features = expand(records[rows])
+        if search:
+            features = np.concatenate([features, standing[rows]], axis=1)
+        return torch.from_numpy(features)
+
     count = len(positions)
     # The held-out positions are the last ones: whole matches, apart from what is trained on.
     split = count - max(1, int(count * _HELD_OUT))
-    first_layer = torch.nn.Linear(FEATURES + 40 * hands, hidden)
-    second_layer = torch.nn.Linear(hidden, OUTPUTS)
+    width = FEATURES + (STANDING_INPUTS if search else 40 * hands)
+    first_layer = torch.nn.Linear(width, hidden)
+    second_layer = torch.nn.Linear(hidden, outputs)
     net = torch.nn.Sequential(first_layer, torch.nn.ReLU(), second_layer)
     with torch.no_grad():
         second_layer.bias.copy_(targets[:split].mean(0))
@@ -74,7 +101,7 @@ def train(positions: Positions, seed: int, hidden: int = DEFAULT_HIDDEN,
         for first in range(0, split, _BATCH):
             batch = order[first : first + _BATCH]
             optimiser.zero_grad()
-            loss = loss_of(net(torch.from_numpy(expand(records[batch.numpy()]))), targets[batch])
+            loss = loss_of(net(inputs(batch.numpy())), targets[batch])
             loss.backward()
             optimiser.step()
             total += loss.item() * len(batch)
@@ -84,12 +111,12 @@ def train(positions: Positions, seed: int, hidden: int = DEFAULT_HIDDEN,
     with torch.no_grad():
         # Expanded a batch at a time: millions of positions at once would not fit in memory.
         squared = sum(
-            float(((net(torch.from_numpy(expand(records[first : first + 4096])))
+            float(((net(inputs(slice(first, first + 4096)))
                     - targets[first : first + 4096]) ** 2).sum())
             for first in range(split, count, 4096)
         )
-        held_out = squared / ((count - split) * OUTPUTS)
-        baseline = float(loss_of(targets[:split].mean(0).expand(count - split, OUTPUTS),
+        held_out = squared / ((count - split) * outputs)
+        baseline = float(loss_of(targets[:split].mean(0).expand(count - split, outputs),
                                  targets[split:]))
     evaluation = Evaluation(
         first_layer.weight.detach().numpy().T.copy(),
@@ -101,6 +128,8 @@ def train(positions: Positions, seed: int, hidden: int = DEFAULT_HIDDEN,
             # Only the determinized set is written: a seat model's file stays byte for
             # byte what this made before the sets existed (no key reads as "seat").
             **({"features": "determinized"} if hands else {}),
+            # Likewise only the search target is written (no key reads as "points").
+            **({"target": "search"} if search else {}),
             "seed": seed, "hidden": hidden, "epochs": epochs, "positions": count,
             "train_loss": round(train_loss, 4), "held_out_loss": round(held_out, 4),
             "baseline_loss": round(baseline, 4), "torch": torch.__version__,

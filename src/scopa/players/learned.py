@@ -31,6 +31,13 @@ of microseconds each, so a mixing search takes :data:`MIX_SAMPLES` guesses and, 
 the master, shares them out when a hand has many moves. ``mix=0`` (the default) is the
 net alone, exactly as before; the mix goes with the playout policy's reply only.
 
+The evaluation's target decides how a leaf is read (``meta["target"]``): a ``"points"``
+model (the shipped weights) predicts round points, turned into the match-win chance as
+above; a ``"search"`` model (:mod:`scopa.learning.distil`: the master's search values
+distilled) predicts that chance itself from the record and the match standing, and its
+value for the leaf's mover is ours, or one less it when the mover is on the other side
+(exact for two sides: the chances add to one and the tie-break changes sign).
+
 With ``weighting`` above 0 the guesses are not equal: each counts as much as it makes
 the plays the opponent before us was seen to make likely, under the evaluation's
 model of its play (:mod:`.weighting`; ``weighting`` is that model's sharpness).
@@ -51,6 +58,7 @@ from typing import Final
 from ..cards import ALL_CARDS_MASK, value_of
 from ..moves import Move
 from ..round import Round
+from ..rules import Rules
 from ..view import View
 from .base import check_turn
 from .evaluation import Evaluation, evaluation_for
@@ -132,6 +140,9 @@ class LearnedPlayer:
                 raise ValueError(f"the evaluation reads the {evaluation.features!r} feature "
                                  f"set, not {features!r}")
             features = evaluation.features
+            if weighting and evaluation.target != "points":
+                raise ValueError("weighted guesses need an evaluation of round points; this "
+                                 f"one predicts the {evaluation.target!r} target")
         features = features or "seat"
         if weighting and features != "seat":
             raise ValueError("weighted guesses need an evaluation of the 'seat' feature set; "
@@ -224,11 +235,8 @@ class LearnedPlayer:
             if self.time_budget is not None and time.perf_counter() - start > self.time_budget:
                 break
         if groups:
-            predicted = evaluation.points(leaves).tolist() if leaves else []
-            scored = [
-                _soft_utility(utility, side, sides, *((mover, others) if mine else (others, mover)))
-                for mine, (mover, others) in zip(ours, predicted, strict=True)
-            ]
+            scored = _leaf_values(evaluation, leaves, ours, knowledge.scores, rules, utility,
+                                  side)
             for number, (index, weight, ended, first, last) in enumerate(groups):
                 value = min(ended + scored[first:last])
                 if mix:
@@ -241,6 +249,26 @@ class LearnedPlayer:
         ]
         ranked = sorted(range(len(moves)), key=lambda index: -values[index])
         return [(moves[index], values[index]) for index in ranked]
+
+
+def _leaf_values(evaluation: Evaluation, leaves: list[Record], ours: list[bool],
+                 scores: Sequence[int], rules: Rules, utility: Utility, side: int
+                 ) -> list[float]:
+    """Each leaf's utility for ``side`` (``ours``: whether its mover is on ``side``), from
+    the evaluation's round points or, for a ``"search"`` model, its value (module notes)."""
+    if not leaves:
+        return []
+    if evaluation.target == "search":
+        mine, theirs = scores[side], scores[1 - side]
+        standing = [(mine, theirs) if own else (theirs, mine) for own in ours]
+        values = evaluation.utilities(leaves, standing, rules).tolist()
+        return [value if own else 1.0 - value for own, value in zip(ours, values, strict=True)]
+    sides = rules.sides
+    predicted = evaluation.points(leaves).tolist()
+    return [
+        _soft_utility(utility, side, sides, *((mover, others) if mine else (others, mover)))
+        for mine, (mover, others) in zip(ours, predicted, strict=True)
+    ]
 
 
 def every_reply(
