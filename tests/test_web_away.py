@@ -2,17 +2,34 @@
 instead of waiting on "Friend to play." for ever, and once the server's turn timeout has the
 computer play for them, the seat says that too and the match goes on. A real card room with a
 five-second turn timeout (a turn's clock runs from its start, so Ada's first turn must fit the
-setup below in it), two browsers."""
+setup below in it), two browsers. The one played for is told so at their own seat, with a
+button to say they are back."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, ViewportSize, expect
 
 from .server_support import sqlite_url, subprocess_server
-from .web_support import Watched, open_page, play_one_card, screenshot, version
+from .web_support import (
+    DESKTOP,
+    PHONE,
+    Watched,
+    browser,
+    open_page,
+    open_scripted,
+    play_one_card,
+    screenshot,
+    scripted,
+    seat_info,
+    version,
+    view_of,
+    web_server,
+)
+
+__all__ = ["browser", "web_server"]
 
 
 @pytest.fixture(scope="module")
@@ -74,13 +91,63 @@ def test_a_person_here_but_silent_is_played_for_until_they_say_they_are_back(
     # Both stay, and nobody plays: Ada's turn runs out, then Bruno's; bots play for both.
     ada.page.wait_for_selector('.seat[data-seat="1"] .status[data-status="stand-in"]')
     ada.page.wait_for_selector('#board[data-version="2"]')
-    assert "You were away on your turn" in ada.page.inner_text(".come-back")
+    assert "You were away on your turn" in ada.page.inner_text('.seat[data-seat="0"] .come-back')
     screenshot(ada.page, "come-back-desktop")
     bruno.page.wait_for_selector('.seat[data-seat="0"] .status[data-status="stand-in"]')
     # Ada says she is back: the seat is hers again, and Bruno sees her here.
     ada.page.click("#come-back")
     bruno.page.wait_for_selector('.seat[data-seat="0"] .status[data-status="here"]')
     ada.page.wait_for_selector(".come-back", state="detached")
-    assert bruno.page.locator('.seat[data-seat="1"] .status[data-status="stand-in"]').count()
+    # Bruno is still played for: his own seat tells him so (its notice, not the others' pill).
+    assert "You were away on your turn" in bruno.page.inner_text('.seat[data-seat="1"] .come-back')
     ada.check()
     bruno.check()
+
+
+# The boxes of the come-back notice, of your seat and of every card on screen.
+BOXES = """() => {
+  const box = (node) => { const r = node.getBoundingClientRect();
+    return { left: r.left, top: r.top, right: r.right, bottom: r.bottom }; };
+  return { notice: box(document.querySelector(".come-back")),
+    seat: box(document.querySelector('.seat[data-seat="0"]')),
+    cards: [...document.querySelectorAll(".card")].map((card) => ({
+      card: card.dataset.card ?? card.className, ...box(card) })) };
+}"""
+
+
+def apart(a: dict[str, float], b: dict[str, float]) -> float:
+    """How far apart two boxes are, in pixels: 0 when they touch or overlap."""
+    across = max(a["left"] - b["right"], b["left"] - a["right"], 0.0)
+    down = max(a["top"] - b["bottom"], b["top"] - a["bottom"], 0.0)
+    return max(across, down)
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return min(a["right"], b["right"]) > max(a["left"], b["left"]) and min(
+        a["bottom"], b["bottom"]
+    ) > max(a["top"], b["top"])
+
+
+@pytest.mark.parametrize(("device", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
+def test_the_come_back_notice_sits_at_your_own_seat(
+    browser: Browser, web_server: str, device: str, viewport: ViewportSize
+) -> None:
+    """Where the eye is: the notice and its button at your seat on the felt, beside your
+    name, not under the hand; clear of every card. A table set up by hand, as the server
+    says it after your turn timed out."""
+    seats = [seat_info(0, 0, "Ada", stand_in=True), seat_info(1, 1, "Bruno")]
+    view = view_of(hand=["AH", "4H", "KC"], table=["6H", "7S", "2D", "JC"], hand_sizes=[3, 3],
+                   piles=[["QH", "QS"], []], to_move=1, dealer=1)  # fmt: skip
+    table = scripted("BACKAT", seats, view)
+    watched = open_scripted(browser, web_server, "BACKAT", table, viewport=viewport)
+    page = watched.page
+    expect(page.locator(".come-back")).to_contain_text("You were away on your turn")
+    boxes = page.evaluate(BOXES)
+    assert apart(boxes["notice"], boxes["seat"]) <= 8, boxes
+    assert [c for c in boxes["cards"] if overlap(c, boxes["notice"])] == []
+    assert boxes["notice"]["left"] >= 0 and boxes["notice"]["right"] <= viewport["width"]
+    screenshot(page, f"come-back-at-seat-{device}")
+    page.click("#come-back")  # a click that reaches the button: nothing lies over it
+    expect(page.locator("#come-back")).to_be_enabled()
+    assert {"type": "sync", "match": 1, "version": 5} in table.sent
+    watched.check()

@@ -142,9 +142,10 @@ export function showTable(main, code) {
   }
 
   // A stand-in plays for this seat (its turn timed out): any message brings the person back,
-  // and this one asks for nothing else (a sync of what is on screen).
+  // and this one asks for nothing else (a sync of what is on screen). Said at the person's
+  // own seat on the felt, where the eye is, not under the hand.
   function backRow() {
-    return h("div", { class: "hint-row come-back", role: "status" },
+    return h("div", { class: "come-back", role: "status" },
       h("p", {}, t("table.you_stand_in")),
       h("button", { type: "button", id: "come-back", class: "primary",
         onclick: () => socket.send({ type: "sync", match: s.match, version: s.version }) },
@@ -341,7 +342,9 @@ export function showTable(main, code) {
       !me && seat.side === mySide ? t("table.partner") : null,
       v.dealer === seat.seat ? t("table.dealer") : null,
     ].filter(Boolean);
-    const status = seat.kind !== "human" ? null : seat.stand_in ? "stand-in"
+    // Your own seat played for says so in its come-back notice instead, with the button.
+    const comeBack = me && seat.stand_in && v.winner === null;
+    const status = seat.kind !== "human" || comeBack ? null : seat.stand_in ? "stand-in"
       : seat.connected ? "here" : "away";
     const statusText = { here: t("table.here"), away: t("table.away"),
       "stand-in": t("table.stand_in") }[status];
@@ -358,7 +361,8 @@ export function showTable(main, code) {
           : ["◌ ", statusText]) : null),
     me ? null : held(cardBacks(v.hand_sizes[seat.seat], back())),
     keepers.get(seat.side) === seat.seat ? pile(seat.side, v.piles[seat.side].length,
-      sweeps[seat.side], look(), sideName(seat.side), back()) : null);
+      sweeps[seat.side], look(), sideName(seat.side), back()) : null,
+    comeBack ? backRow() : null);
   }
 
   function held(backs) {
@@ -475,7 +479,6 @@ export function showTable(main, code) {
     v.winner !== null ? overPanel() : null,
     s.seat !== null ? hand() : h("p", {}, t("table.watching")),
     s.seat !== null && v.winner === null ? whyText() : null,
-    s.seat !== null && v.winner === null && seatOf(s.seat)?.stand_in ? backRow() : null,
     s.seat !== null && v.winner === null ? hintRow() : null,
     h("p", { class: "stock" }, t("table.stock", { count: v.stock_size, round: v.round_number + 1 })),
     s.seat === null && s.table.seats.some((seat) => seat.open) ? joinForm() : null);
