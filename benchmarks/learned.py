@@ -10,12 +10,14 @@ the stronger one for the next generation to learn better play).
                                  [--guesses N] [--weighting X] [--duel N] [--weights FILE]
                                  [--reply policy|minimax] [--preset escoba] [--mix X]
 
-A ``--weights`` file of the determinized feature set fields its leaf everywhere (its data
-is recorded with the other hands; guesses are not weighted, which needs the seat set);
-``--reply minimax`` picks the reply before the leaf by the evaluation, in the decisions
-and in the duel's policy. ``--mix X`` also times decisions of the mixed leaf (the net's
-value and the master's playout's, in shares ``1 - X`` and ``X``; 64 guesses unless
-``--samples``) and of the master itself, on the same positions.
+A ``--weights`` file of the ``search`` target (the master's search values distilled,
+``python -m scopa.learning --targets search``) fields its leaf in the same places, read
+with the match standing. A ``--weights`` file of the determinized feature set fields its
+leaf everywhere (its data is recorded with the other hands; guesses are not weighted,
+which needs the seat set); ``--reply minimax`` picks the reply before the leaf by the
+evaluation, in the decisions and in the duel's policy. ``--mix X`` also times decisions
+of the mixed leaf (the net's value and the master's playout's, in shares ``1 - X`` and
+``X``; 64 guesses unless ``--samples``) and of the master itself, on the same positions.
 
 Figures are CPU seconds where the work is single-process (a shared machine skews wall
 time more), and wall time per decision as a person waits for it. Strength is measured
@@ -85,7 +87,10 @@ def main() -> None:
         rounds = max(1, 20_000 // batch)
         cpu = time.process_time()
         for _ in range(rounds):
-            evaluation.points(rows)
+            if evaluation.target == "search":
+                evaluation.utilities(rows, positions.standing[:batch], rules)
+            else:
+                evaluation.points(rows)
         spent = time.process_time() - cpu
         print(f"evaluation in batches of {batch}: {batch * rounds / spent:,.0f} leaves per CPU s")
 
@@ -110,8 +115,8 @@ def main() -> None:
     spent = time.process_time() - cpu
     mean = sum(units) / len(units)
     half = 1.96 * math.sqrt(sum((u - mean) ** 2 for u in units) / (len(units) - 1) / len(units))
-    print(f"learned policy ({features} leaf, {args.guesses} guesses, {args.plies} plies, "
-          f"{args.reply} reply) vs the playout policy: "
+    print(f"learned policy ({features} leaf, {evaluation.target} target, {args.guesses} "
+          f"guesses, {args.plies} plies, {args.reply} reply) vs the playout policy: "
           f"{100 * mean:.1f}% of "
           f"{2 * args.duel} matches (paired 95% CI {100 * (mean - half):.1f} - "
           f"{100 * (mean + half):.1f}%), no random moves; {spent:.1f} CPU s")
@@ -161,7 +166,7 @@ def _duel(rules: Rules, policy: LearnedPolicy, seed: int, side: int) -> bool:
             if len(moves) == 1:
                 move = moves[0]
             elif seat % 2 == side:
-                move = policy.choose(state, moves, choose_rng)
+                move = policy.choose(state, moves, choose_rng, scores)
             else:
                 seen = state.hands[seat] | state.table | state.piles[0] | state.piles[1]
                 following = state.hands[1 - seat]

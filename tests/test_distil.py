@@ -30,6 +30,7 @@ from scopa.players.learned import LearnedPlayer, _leaf_values
 from scopa.players.master import Decision, MasterPlayer
 from scopa.players.sampling import Knowledge
 from scopa.players.simulation import round_model
+from scopa.round import Round, shuffled_deck
 from scopa.tournament import run
 
 
@@ -111,8 +112,13 @@ def test_the_net_learns_the_search_value_and_the_level_plays_with_it(tmp_path: P
         model.points(positions.records[:1])
     with pytest.raises(ValueError, match="weighted guesses need an evaluation of round points"):
         LearnedPlayer(1, evaluation=model, weighting=2)
-    with pytest.raises(ValueError, match="self-play policy reads an evaluation of round points"):
-        LearnedPolicy(rules, model)
+    # The cheap self-play policy reads it with the match standing, and needs that.
+    policy = LearnedPolicy(rules, model)
+    state = Round.deal(rules, 0, lambda: shuffled_deck(random.Random(1)))
+    moves = state.legal()
+    with pytest.raises(ValueError, match="needs the match standing"):
+        policy.choose(state, moves, random.Random(1))
+    assert policy.choose(state, moves, random.Random(1), [4, 7]) in moves
     # The learned level plays a whole match of legal moves with it, as a tournament level.
     result = run(level(path), "greedy", rules, 1, 3)
     assert result.games == 2 and all(r.moves for r in result.results)

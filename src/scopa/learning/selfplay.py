@@ -33,7 +33,7 @@ import hashlib
 import json
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +47,7 @@ from ..moves import Move
 from ..players.evaluation import Evaluation
 from ..players.features import Record, record_length, recorder
 from ..players.learned import check_reply, every_reply, play_policy
+from ..players.outlook import outlook
 from ..players.simulation import round_model
 from ..round import Round, shuffled_deck
 from ..rules import Rules
@@ -135,6 +136,12 @@ class LearnedPolicy:
     real ones). With ``reply="minimax"`` the move is followed by every legal reply of the
     next seat instead of the playout policy's, and the guess keeps the worst for the
     mover (``plies`` must then be 1).
+
+    A ``"search"`` evaluation (the master's search values distilled, two sides only)
+    predicts the mover's utility (about the match-win chance) from the record and the
+    match standing, so :meth:`choose` then needs the match ``scores`` and the best mean
+    utility wins; a round that ends inside a guess is valued by the outlook as the master
+    values it.
     """
 
     def __init__(self, rules: Rules, evaluation: Evaluation, guesses: int = DEFAULT_GUESSES,
@@ -143,9 +150,6 @@ class LearnedPolicy:
             raise ValueError(f"guesses must be 1 or more; got {guesses}")
         check_reply(reply, plies)
         evaluation.check_players(rules.players)
-        if evaluation.target != "points":
-            raise ValueError("the self-play policy reads an evaluation of round points; this "
-                             f"one predicts the {evaluation.target!r} target")
         self.rules = rules
         self.evaluation = evaluation
         self.guesses = guesses
@@ -154,12 +158,17 @@ class LearnedPolicy:
         self.model = round_model(rules)
         self.record = recorder(evaluation.features)
 
-    def choose(self, state: Round, moves: Sequence[Move], rng: random.Random) -> Move:
-        """The best of ``moves`` (the legal moves of ``state``'s seat to move)."""
+    def choose(self, state: Round, moves: Sequence[Move], rng: random.Random,
+               scores: Sequence[int] | None = None) -> Move:
+        """The best of ``moves`` (the legal moves of ``state``'s seat to move); ``scores``
+        (the match points by side) are needed by a search-target evaluation."""
         rules = self.rules
         seat = state.to_move
         sides = rules.sides
         side = seat % sides
+        search = self.evaluation.target == "search"
+        if search and scores is None:
+            raise ValueError("a search-target evaluation needs the match standing (scores)")
         hand = state.hands[seat]
         seen = hand | state.table
         for pile in state.piles:
@@ -176,8 +185,14 @@ class LearnedPolicy:
         record = self.record
         minimax = self.reply == "minimax"
 
-        def difference(points: Sequence[int]) -> float:
+        def points_difference(points: Sequence[int]) -> float:
             return _difference(points, side, sides)
+
+        # The value of a round ended inside a guess, in the evaluation's units.
+        difference: Callable[[Sequence[int]], float] = (
+            outlook(rules).utility(side, scores) if scores is not None and search
+            else points_difference
+        )
 
         # With minimax: by (guess, move), the values of its replies ending the round, and
         # the slice of ``leaves`` holding those the evaluation scores.
@@ -209,7 +224,14 @@ class LearnedPolicy:
                     ours.append(line.to_move % sides == side)
                     indices.append(index)
         values: list[float] = []
-        if leaves:
+        if leaves and search:
+            assert scores is not None
+            mine_, theirs_ = scores[side], scores[1 - side]
+            standing = [(mine_, theirs_) if mine else (theirs_, mine_) for mine in ours]
+            utilities = self.evaluation.utilities(leaves, standing, rules).tolist()
+            values = [value if mine else 1.0 - value
+                      for mine, value in zip(ours, utilities, strict=True)]
+        elif leaves:
             predicted = self.evaluation.points(leaves)
             values = [mover - others if mine else others - mover
                       for mine, (mover, others) in zip(ours, predicted.tolist(), strict=True)]
@@ -270,7 +292,7 @@ def play_matches(rules: Rules, matches: int, seed: int, epsilon: float = DEFAULT
                 elif rng.random() < epsilon:
                     move = moves[int(rng.random() * len(moves))]
                 elif policy is not None:
-                    move = policy.choose(state, moves, rng)
+                    move = policy.choose(state, moves, rng, scores)
                 else:
                     hand = state.hands[seat]
                     table = state.table
