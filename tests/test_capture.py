@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from scopa import CARDS, Card, Game, IllegalMoveError, Rules, capture_options
@@ -290,3 +290,28 @@ def test_every_card_on_every_table_of_two_cards_or_fewer_captures_as_the_rules_s
                 shortcut = card_moves.by_few(mask_of(table) & card_moves.second)
                 assert shortcut is not None
                 assert {frozenset(move.captured) for move in shortcut} == expected
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from(CARDS), min_size=1, max_size=16, unique=True),
+    st.sampled_from(["scopa", "escoba"]),
+    st.booleans(),
+)
+def test_the_search_without_a_memo_finds_the_memos_moves_in_its_order(
+    dealt: list[Card], preset: str, fewest: bool
+) -> None:
+    # Compiled, the generator searches the moves onto three deciding table cards or more
+    # afresh (``_CardMoves.by_search``) instead of remembering them: the same moves, in the
+    # same order, as the memo's path (``_card_moves``), and the captures the referee allows.
+    rules = Rules.preset(preset, fewest_cards=fewest)
+    generator = move_generator(rules)
+    played, table = dealt[0], dealt[1:]
+    card_moves = generator._cards[played.id]
+    assume(card_moves.few and not mask_of(table) & card_moves.first)
+    seen = mask_of(table) & card_moves.second
+    searched = card_moves.by_search(seen)
+    assert searched == generator._card_moves(card_moves, seen)
+    assert {frozenset(move.captured) for move in searched} == expected_captures(
+        rules, table, played
+    )

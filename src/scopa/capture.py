@@ -3,7 +3,9 @@
 This is the hot path of every search and playout, so it works on masks and
 remembers its answers: the moves of a card onto a table are computed once per
 (table, card) and then looked up. The memos are keyed by everything the answer
-depends on, so they never go stale; they are cleared when large.
+depends on, so they never go stale; they are cleared when large. Compiled, most
+cards skip them: their moves come by arithmetic or a search on machine ints, which
+costs less than a look-up that misses (see :meth:`_CardMoves.by_search`).
 """
 
 from __future__ import annotations
@@ -161,8 +163,8 @@ class _CardMoves:
     masks are read as machine ints, not unboxed from a tuple on every move."""
 
     __slots__ = (
-        "card_id", "equal_moves", "few", "first", "memo", "need", "pairs", "rank", "second",
-        "singles", "trail",
+        "card_id", "equal_moves", "few", "fewest", "first", "memo", "need", "pairs", "rank",
+        "second", "singles", "trail",
     )
 
     def __init__(self, rules: Rules, card_id: int) -> None:
@@ -181,6 +183,7 @@ class _CardMoves:
         # in escoba they make 15 with it (``need``: 15 less its value), alone or both.
         self.few = False
         self.need = 0
+        self.fewest = rules.fewest_cards
         self.pairs: tuple[tuple[Move, ...], ...] = ()
         self.singles: tuple[tuple[Move, ...], ...] = ()
         if rules.capture == "sum" and self.first == VALUE_MASKS[value]:
@@ -242,6 +245,23 @@ class _CardMoves:
             return singles[low] + singles[high] if high_value == need else singles[low]
         return singles[high] if high_value == need else ()
 
+    def by_search(self, seen: int) -> tuple[Move, ...]:
+        """The moves when ``few`` and ``seen`` holds more cards than :meth:`by_few` takes:
+        the subsets of ``seen`` worth ``need``, searched afresh (:func:`_collect`), not
+        remembered. Compiled, the search on machine ints costs less than a memo miss, and
+        escoba's tables, where every card worth up to ``need`` decides, miss most of the
+        time (a memo of such tables also outgrows the CPU's caches). The order is the
+        memo's: by capture mask."""
+        masks: list[int] = []
+        _collect(seen, self.need, 0, masks)
+        if not masks:
+            return ()
+        if self.fewest and len(masks) > 1:
+            fewest = min([mask.bit_count() for mask in masks])
+            masks = [mask for mask in masks if mask.bit_count() == fewest]
+        card_id = self.card_id
+        return tuple([move_of(card_id, mask) for mask in masks])
+
 
 class MoveGenerator:
     """The legal moves of one rule set: :meth:`moves`.
@@ -278,9 +298,12 @@ class MoveGenerator:
             # No table card that could decide a capture: a trail, without a memo look-up.
             if seen:
                 found = None
-                # Compiled, scopa's arithmetic beats a memo look-up; pure, the look-up wins.
+                # Compiled, arithmetic (two deciding cards or fewer) or a fresh search beats
+                # a memo look-up; pure, the look-up wins.
                 if _COMPILED and card.few and not seen & card.first:
                     found = card.by_few(seen)
+                    if found is None:
+                        found = card.by_search(seen)
                 if found is None:
                     found = card.memo.get(seen)
                     if found is None:
@@ -329,6 +352,8 @@ class MoveGenerator:
             else:
                 seen = table & card.first or table & card.second
                 found = card.by_few(seen) if card.few else None
+                if found is None:
+                    found = card.by_search(seen) if card.few and _COMPILED else None
                 if found is None:
                     found = card.memo.get(seen) if seen else ()
                     if found is None:
