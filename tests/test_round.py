@@ -11,13 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scopa import CARDS, Card, Game, Move, Rules
-from scopa.cards import mask_of
+from scopa.cards import mask_of, value_of
 from scopa.round import (
     Round,
     _deck_by_bytes,
     _deck_by_floats,
     _deck_groups,
     _swaps,
+    _worth,
     bonus_sweeps,
     random_deck,
     shuffled_deck,
@@ -92,6 +93,11 @@ def test_three_kings_on_the_first_table_deal_again_in_scopa_classic() -> None:
     assert state.table == mask_of(cards("KD KH 7S 7D"))
     plain = Round.deal(Rules.preset("scopa"), 0, lambda: [card.bit for card in kings[0]])
     assert plain.table == mask_of(cards("KD KH KS 7D"))
+
+
+@given(st.lists(st.sampled_from(CARDS), max_size=40, unique=True))
+def test_the_bonus_reads_a_tables_worth_as_value_of_does(table: list[Card]) -> None:
+    assert _worth(mask_of(table)) == value_of(mask_of(table))
 
 
 @pytest.mark.parametrize(

@@ -247,11 +247,38 @@ class _CardMoves:
 
     def by_search(self, seen: int) -> tuple[Move, ...]:
         """The moves when ``few`` and ``seen`` holds more cards than :meth:`by_few` takes:
-        the subsets of ``seen`` worth ``need``, searched afresh (:func:`_collect`), not
-        remembered. Compiled, the search on machine ints costs less than a memo miss, and
-        escoba's tables, where every card worth up to ``need`` decides, miss most of the
-        time (a memo of such tables also outgrows the CPU's caches). The order is the
-        memo's: by capture mask."""
+        the subsets of ``seen`` worth ``need``, found afresh, not remembered. Compiled,
+        this costs less than a memo miss, and escoba's tables, where every card worth up
+        to ``need`` decides, miss most of the time (a memo of such tables also outgrows
+        the CPU's caches). Three or four cards, the usual case, are weighed subset by
+        subset in machine arithmetic (:meth:`_by_sums`); more go to the search
+        (:func:`_collect`). The order is the memo's: by capture mask."""
+        if not self.fewest:  # (the fewest cards rule goes to the search, which sorts it out)
+            # Three or four cards, lowest first: ``low``, ``second``, ``third``, ``high``.
+            low = seen & -seen
+            rest = seen ^ low
+            second = rest & -rest
+            rest ^= second
+            third = rest & -rest
+            high = rest ^ third
+            if third and not high & (high - 1):
+                need = self.need
+                low_value = _VALUES[low.bit_length() - 1]
+                second_value = _VALUES[second.bit_length() - 1]
+                third_value = _VALUES[third.bit_length() - 1]
+                found = self._by_sums(
+                    low, second, third, low_value, second_value, third_value, need, 0, ()
+                )
+                if high:
+                    need -= _VALUES[high.bit_length() - 1]
+                    if need == 0:
+                        found += (move_of(self.card_id, high),)
+                    elif need > 0:
+                        found = self._by_sums(
+                            low, second, third, low_value, second_value, third_value, need,
+                            high, found,
+                        )
+                return found
         masks: list[int] = []
         _collect(seen, self.need, 0, masks)
         if not masks:
@@ -260,7 +287,33 @@ class _CardMoves:
             fewest = min([mask.bit_count() for mask in masks])
             masks = [mask for mask in masks if mask.bit_count() == fewest]
         card_id = self.card_id
-        return tuple([move_of(card_id, mask) for mask in masks])
+        return tuple(move_of(card_id, mask) for mask in masks)
+
+    def _by_sums(
+        self, low: int, second: int, third: int, low_value: int, second_value: int,
+        third_value: int, need: int, extra: int, found: tuple[Move, ...],
+    ) -> tuple[Move, ...]:
+        """``found`` and then the moves capturing ``extra`` (0 or a card above the three)
+        with each subset of the three cards ``low < second < third`` worth ``need``, in
+        increasing mask order: one sum and one comparison a subset, a move only made (or
+        looked up) for a subset that is worth it, which is rarely more than one."""
+        card_id = self.card_id
+        pair = low_value + second_value
+        if low_value == need:
+            found += (move_of(card_id, extra | low),)
+        if second_value == need:
+            found += (move_of(card_id, extra | second),)
+        if pair == need:
+            found += (move_of(card_id, extra | low | second),)
+        if third_value == need:
+            found += (move_of(card_id, extra | third),)
+        if low_value + third_value == need:
+            found += (move_of(card_id, extra | low | third),)
+        if second_value + third_value == need:
+            found += (move_of(card_id, extra | second | third),)
+        if pair + third_value == need:
+            found += (move_of(card_id, extra | low | second | third),)
+        return found
 
 
 class MoveGenerator:
