@@ -7,8 +7,15 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from scopa import CARDS, Card, Game, IllegalMoveError, Rules, capture_options
-from scopa.capture import _collect, _grow_subsets, _subsets_worth, move_generator
+from scopa.capture import (
+    _collect,
+    _grow_subsets,
+    _subsets_worth,
+    capture_masks,
+    move_generator,
+)
 from scopa.cards import mask_of, value_of
+from scopa.moves import move_of
 
 from .conftest import card, cards, codes, deal
 from .referee import expected_captures
@@ -305,9 +312,10 @@ def test_every_card_on_every_table_of_two_cards_or_fewer_captures_as_the_rules_s
 def test_the_search_without_a_memo_finds_the_memos_moves_in_its_order(
     dealt: list[Card], preset: str, fewest: bool
 ) -> None:
-    # Compiled, the generator searches the moves onto three deciding table cards or more
-    # afresh (``_CardMoves.by_search``) instead of remembering them: the same moves, in the
-    # same order, as the memo's path (``_card_moves``), and the captures the referee allows.
+    # Compiled, the moves onto three deciding table cards or more are found by
+    # ``_CardMoves.by_search`` (for the random rollout's step without a memo): the same
+    # moves, in the same order, as the captures' own search makes them (``capture_masks``),
+    # and the captures the referee allows.
     rules = Rules.preset(preset, fewest_cards=fewest)
     generator = move_generator(rules)
     played, table = dealt[0], dealt[1:]
@@ -315,7 +323,8 @@ def test_the_search_without_a_memo_finds_the_memos_moves_in_its_order(
     assume(card_moves.few and not mask_of(table) & card_moves.first)
     seen = mask_of(table) & card_moves.second
     searched = card_moves.by_search(seen)
-    assert searched == generator._card_moves(card_moves, seen)
+    masks = capture_masks(rules, seen, played.id)
+    assert searched == tuple(move_of(played.id, mask) for mask in masks)
     assert {frozenset(move.captured) for move in searched} == expected_captures(
         rules, table, played
     )

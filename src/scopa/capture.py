@@ -3,9 +3,9 @@
 This is the hot path of every search and playout, so it works on masks and
 remembers its answers: the moves of a card onto a table are computed once per
 (table, card) and then looked up. The memos are keyed by everything the answer
-depends on, so they never go stale; they are cleared when large. Compiled, most
-cards skip them: their moves come by arithmetic or a search on machine ints, which
-costs less than a look-up that misses (see :meth:`_CardMoves.by_search`).
+depends on, so they never go stale; they are cleared when large. Compiled, the
+moves onto a few deciding cards come by arithmetic instead, and random rollouts,
+which rarely see a table twice, skip the memos (see :meth:`_CardMoves.by_search`).
 """
 
 from __future__ import annotations
@@ -247,12 +247,13 @@ class _CardMoves:
 
     def by_search(self, seen: int) -> tuple[Move, ...]:
         """The moves when ``few`` and ``seen`` holds more cards than :meth:`by_few` takes:
-        the subsets of ``seen`` worth ``need``, found afresh, not remembered. Compiled,
-        this costs less than a memo miss, and escoba's tables, where every card worth up
-        to ``need`` decides, miss most of the time (a memo of such tables also outgrows
-        the CPU's caches). Three or four cards, the usual case, are weighed subset by
-        subset in machine arithmetic (:meth:`_by_sums`); more go to the search
-        (:func:`_collect`). The order is the memo's: by capture mask."""
+        the subsets of ``seen`` worth ``need``, found afresh. Compiled, it answers a memo
+        miss (:meth:`MoveGenerator._card_moves`), and :meth:`MoveGenerator.pick` asks it
+        without a memo: random rollouts rarely see a table twice, escoba's least of all
+        (every card worth up to ``need`` decides), and a memo of such tables misses most
+        of the time and outgrows the CPU's caches. Three or four cards, the usual case,
+        are weighed subset by subset in machine arithmetic (:meth:`_by_sums`); more go to
+        the search (:func:`_collect`). The order is the memo's: by capture mask."""
         if not self.fewest:  # (the fewest cards rule goes to the search, which sorts it out)
             # Three or four cards, lowest first: ``low``, ``second``, ``third``, ``high``.
             low = seen & -seen
@@ -351,12 +352,10 @@ class MoveGenerator:
             # No table card that could decide a capture: a trail, without a memo look-up.
             if seen:
                 found = None
-                # Compiled, arithmetic (two deciding cards or fewer) or a fresh search beats
-                # a memo look-up; pure, the look-up wins.
+                # Compiled, two deciding cards or fewer come by arithmetic; pure, the memo
+                # look-up wins. More go to the memo: a search revisits its tables.
                 if _COMPILED and card.few and not seen & card.first:
                     found = card.by_few(seen)
-                    if found is None:
-                        found = card.by_search(seen)
                 if found is None:
                     found = card.memo.get(seen)
                     if found is None:
@@ -379,8 +378,9 @@ class MoveGenerator:
 
         Compiled, a hand's cards come from its bits (native arithmetic) rather than from
         the memo of hands (a dictionary look-up that boxes the 40-bit key), cards of equal
-        value on the table give the moves by their pattern (scopa), and the trails are
-        counted on a mask; the moves and their order are :meth:`moves`'."""
+        value on the table give the moves by their pattern (scopa), more deciding cards
+        than two by a fresh search (no memo: see :meth:`_CardMoves.by_search`), and the
+        trails are counted on a mask; the moves and their order are :meth:`moves`'."""
         every = self._cards
         # The captures, in order: usually one card's (``first``), a list only for more.
         first: tuple[Move, ...] = ()
@@ -449,6 +449,9 @@ class MoveGenerator:
         captures = self._captures
         if len(memo) >= _CARD_MEMO_LIMIT:
             memo.clear()
+        if _COMPILED and card.few and not seen & card.first:  # no search shared by value
+            found = memo[seen] = card.by_search(seen)
+            return found
         if len(captures) >= _MEMO_LIMIT:
             captures.clear()
         key = seen << 4 | _VALUES[card_id]
