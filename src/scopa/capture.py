@@ -251,18 +251,20 @@ class _CardMoves:
         miss (:meth:`MoveGenerator._card_moves`), and :meth:`MoveGenerator.pick` asks it
         without a memo: random rollouts rarely see a table twice, escoba's least of all
         (every card worth up to ``need`` decides), and a memo of such tables misses most
-        of the time and outgrows the CPU's caches. Three or four cards, the usual case,
-        are weighed subset by subset in machine arithmetic (:meth:`_by_sums`); more go to
-        the search (:func:`_collect`). The order is the memo's: by capture mask."""
+        of the time and outgrows the CPU's caches. Three to six cards, nearly always the
+        case, are weighed subset by subset in machine arithmetic (:meth:`_by_sums`); more
+        go to the search (:func:`_collect`). The order is the memo's: by capture mask."""
         if not self.fewest:  # (the fewest cards rule goes to the search, which sorts it out)
-            # Three or four cards, lowest first: ``low``, ``second``, ``third``, ``high``.
+            # The lowest three cards, ``low < second < third``, and the rest, ``highs``.
             low = seen & -seen
             rest = seen ^ low
             second = rest & -rest
             rest ^= second
             third = rest & -rest
-            high = rest ^ third
-            if third and not high & (high - 1):
+            highs = rest ^ third
+            fewer = highs & (highs - 1)
+            fewer &= fewer - 1
+            if third and not fewer & (fewer - 1):  # three to six cards
                 need = self.need
                 low_value = _VALUES[low.bit_length() - 1]
                 second_value = _VALUES[second.bit_length() - 1]
@@ -270,15 +272,25 @@ class _CardMoves:
                 found = self._by_sums(
                     low, second, third, low_value, second_value, third_value, need, 0, ()
                 )
-                if high:
-                    need -= _VALUES[high.bit_length() - 1]
-                    if need == 0:
-                        found += (move_of(self.card_id, high),)
-                    elif need > 0:
+                # Then each set of the higher cards, in increasing mask order (the next
+                # subset of ``highs`` is ``(chosen - highs) & highs``), alone and with the
+                # subsets of the lowest three that make up the rest of the need.
+                chosen = (0 - highs) & highs
+                while chosen:
+                    rest = need
+                    cards = chosen
+                    while cards:
+                        card = cards & -cards
+                        cards ^= card
+                        rest -= _VALUES[card.bit_length() - 1]
+                    if rest == 0:
+                        found += (move_of(self.card_id, chosen),)
+                    elif rest > 0:
                         found = self._by_sums(
-                            low, second, third, low_value, second_value, third_value, need,
-                            high, found,
+                            low, second, third, low_value, second_value, third_value, rest,
+                            chosen, found,
                         )
+                    chosen = (chosen - highs) & highs
                 return found
         masks: list[int] = []
         _collect(seen, self.need, 0, masks)
@@ -298,23 +310,36 @@ class _CardMoves:
         with each subset of the three cards ``low < second < third`` worth ``need``, in
         increasing mask order: one sum and one comparison a subset, a move only made (or
         looked up) for a subset that is worth it, which is rarely more than one."""
-        card_id = self.card_id
         pair = low_value + second_value
         if low_value == need:
-            found += (move_of(card_id, extra | low),)
+            found += self._single(extra, low)
         if second_value == need:
-            found += (move_of(card_id, extra | second),)
+            found += self._single(extra, second)
         if pair == need:
-            found += (move_of(card_id, extra | low | second),)
+            found += self._pair(extra, low, second)
         if third_value == need:
-            found += (move_of(card_id, extra | third),)
+            found += self._single(extra, third)
         if low_value + third_value == need:
-            found += (move_of(card_id, extra | low | third),)
+            found += self._pair(extra, low, third)
         if second_value + third_value == need:
-            found += (move_of(card_id, extra | second | third),)
+            found += self._pair(extra, second, third)
         if pair + third_value == need:
-            found += (move_of(card_id, extra | low | second | third),)
+            found += (move_of(self.card_id, extra | low | second | third),)
         return found
+
+    def _single(self, extra: int, bit: int) -> tuple[Move, ...]:
+        """The move taking ``extra`` and the card ``bit``: with nothing else, made
+        beforehand (``singles``), so that usually no move is looked up at all."""
+        if extra or not self.singles:
+            return (move_of(self.card_id, extra | bit),)
+        return self.singles[bit.bit_length() - 1]
+
+    def _pair(self, extra: int, low: int, high: int) -> tuple[Move, ...]:
+        """The move taking ``extra`` and the cards ``low < high``: with nothing else (then
+        they are worth ``need``), made beforehand (``pairs``)."""
+        if extra:
+            return (move_of(self.card_id, extra | low | high),)
+        return self.pairs[(low.bit_length() - 1) * 4 + (high.bit_length() - 1) // 10]
 
 
 class MoveGenerator:
