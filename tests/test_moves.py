@@ -10,6 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scopa import CARDS, Card, InvalidMoveError, Move
+from scopa.cards import cards_of, mask_of
+from scopa.moves import _codes_of
 
 from .conftest import card, cards
 
@@ -150,3 +152,10 @@ def test_any_move_round_trips_through_its_code(played: int, taken: set[int]) -> 
         )
     else:
         assert code == str(played_card)
+
+
+@given(st.sets(st.sampled_from(CARDS)))
+def test_a_moves_code_lists_its_captures_as_cards_of_orders_them(taken: set[Card]) -> None:
+    # A move reads its code's cards rank by rank (``_codes_of``) rather than sorting them.
+    mask = mask_of(taken)
+    assert _codes_of(mask) == [str(c) for c in cards_of(mask)]

@@ -5,8 +5,26 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from .cards import CARDS, Card, cards_of, ids_of
+from .cards import CARDS, Card, ids_of
 from .errors import InvalidMoveError
+
+_CODES: Final = tuple(str(card) for card in CARDS)
+_SUITS_OF_ACE: Final = sum(1 << (suit * 10) for suit in range(4))
+"""The four aces' bits: shifted up by a rank index, that rank's four cards."""
+
+
+def _codes_of(mask: int) -> list[str]:
+    """The codes of the cards of ``mask`` in canonical order (rank, then suit): what
+    ``cards_of`` sorts, read rank by rank. The engine makes a move the first time it
+    meets it, and escoba meets new ones for a long time (its captures are many)."""
+    codes = []
+    for rank in range(10):
+        of_rank = mask >> rank & _SUITS_OF_ACE
+        while of_rank:
+            low = of_rank & -of_rank
+            of_rank ^= low
+            codes.append(_CODES[rank + low.bit_length() - 1])
+    return codes
 
 
 class Move:
@@ -53,12 +71,10 @@ class Move:
         self.card = CARDS[card_id]
         self.card_bit = 1 << card_id
         self.captured_mask = mask
-        self.captured = frozenset(CARDS[i] for i in ids_of(mask))
+        self.captured = frozenset([CARDS[i] for i in ids_of(mask)])
         self.key = mask << 6 | card_id
-        code = str(self.card)
-        if mask:
-            code += "x" + "+".join(str(c) for c in cards_of(mask))
-        self._code = code
+        code = _CODES[card_id]
+        self._code = code + "x" + "+".join(_codes_of(mask)) if mask else code
 
     @classmethod
     def trail(cls, card: Card) -> Move:
