@@ -7,6 +7,9 @@
   (:class:`.selfplay.LearnedPolicy`).
 - :mod:`.train`: a small network fitted to those outcomes with PyTorch (the ``train``
   extra), saved as numpy arrays that :mod:`scopa.players.evaluation` runs without torch.
+- :mod:`.distil`: the master's search values as targets (expert iteration, one step):
+  the master's self-play, every decision labelled with its search's value, for a net
+  that predicts that value from the seat's record and the match standing.
 - :mod:`.levels`: the learned level with a weights file of one's choosing, for tournaments.
 - ``python -m scopa.learning``: the whole pipeline from a seed, generation after
   generation, with each one's tournament figures (see ``docs/learned.md``).
