@@ -120,7 +120,7 @@ def test_the_net_learns_the_search_value_and_the_level_plays_with_it(tmp_path: P
         policy.choose(state, moves, random.Random(1))
     assert policy.choose(state, moves, random.Random(1), [4, 7]) in moves
     # The learned level plays a whole match of legal moves with it, as a tournament level.
-    result = run(level(path), "greedy", rules, 1, 3)
+    result = run(level(path, samples=8), "greedy", rules, 1, 3)
     assert result.games == 2 and all(r.moves for r in result.results)
 
 
