@@ -20,12 +20,21 @@ Prints rounds per second (the best of five slices of the time) for 2-player scop
 2-player scopa, the same prefixed ``escoba_2p_`` and ``scopa_4p_``).
 
     python benchmarks/engine.py [--seconds 5] [--json]
+
+Instructions a round, the figure to compare on a shared machine: ``--count N`` plays one
+way (``--way``, default ``round``) for one rule set (``--config``: ``scopa``, ``escoba``
+or ``scopa_4p``), warmed up as the timed figures are, then ``N`` rounds inside
+``operator.call``, so that callgrind counts those alone; divide its ``Collected`` by N:
+
+    valgrind --tool=callgrind --collect-atstart=no --toggle-collect=_operator_call \
+        .venv-compiled/bin/python benchmarks/engine.py --count 2000 --config escoba
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import operator
 import platform
 import random
 import sys
@@ -41,6 +50,9 @@ CONFIGS = {
     "scopa_4p_": ("scopa, 4 players", Rules.preset("scopa", players=4)),
 }
 """Key prefix in the JSON output, label, rules."""
+
+COUNTED = {"scopa": "", "escoba": "escoba_2p_", "scopa_4p": "scopa_4p_"}
+"""``--config`` names for ``--count``: the key of :data:`CONFIGS`."""
 
 
 WARM_ROUNDS = 20_000
@@ -127,11 +139,35 @@ def rounds_per_second(
     return best
 
 
+WAYS: dict[str, Callable[[Rules, int, int], None]] = {
+    "round": round_rollouts,
+    "round_seeded": seeded_rollouts,
+    "round_loop": round_playouts,
+    "game": game_playouts,
+}
+
+
+def count_rounds(rules: Rules, way: str, rounds: int) -> None:
+    """``--count``: the warm-ups of a timed figure, then ``rounds`` rounds played inside
+    ``operator.call`` (what callgrind's ``--toggle-collect=_operator_call`` counts)."""
+    playouts = WAYS[way]
+    round_rollouts(rules, WARM_ROUNDS, 0)
+    playouts(rules, 1000, 0)
+    operator.call(playouts, rules, rounds, 1)
+    print(f"counted {rounds} rounds ({way}, {rules.name}, {rules.players} players, {core()})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per figure")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--count", type=int, help="play this many rounds for callgrind")
+    parser.add_argument("--config", choices=sorted(COUNTED), default="scopa", help="--count's")
+    parser.add_argument("--way", choices=sorted(WAYS), default="round", help="--count's way")
     args = parser.parse_args()
+    if args.count is not None:
+        count_rounds(CONFIGS[COUNTED[args.config]][1], args.way, args.count)
+        return
     version = f"{platform.python_implementation()} {platform.python_version()}"
     interpreter = f"{version} ({sys.executable})"
     figures: dict[str, object] = {"core": core(), "python": interpreter}
