@@ -262,7 +262,7 @@ class _CardMoves:
             rest ^= second
             third = rest & -rest
             highs = rest ^ third
-            fewer = highs & (highs - 1)
+            fewer = highs & (highs - 1)  # ``highs`` less its lowest card, then two
             fewer &= fewer - 1
             if third and not fewer & (fewer - 1):  # three to six cards
                 need = self.need
@@ -277,17 +277,17 @@ class _CardMoves:
                 # subsets of the lowest three that make up the rest of the need.
                 chosen = (0 - highs) & highs
                 while chosen:
-                    rest = need
+                    left = need  # what the lowest three must make up under ``chosen``
                     cards = chosen
                     while cards:
                         card = cards & -cards
                         cards ^= card
-                        rest -= _VALUES[card.bit_length() - 1]
-                    if rest == 0:
+                        left -= _VALUES[card.bit_length() - 1]
+                    if left == 0:
                         found += (move_of(self.card_id, chosen),)
-                    elif rest > 0:
+                    elif left > 0:
                         found = self._by_sums(
-                            low, second, third, low_value, second_value, third_value, rest,
+                            low, second, third, low_value, second_value, third_value, left,
                             chosen, found,
                         )
                     chosen = (chosen - highs) & highs
