@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import random
 import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Final
 
 import numpy as np
@@ -40,7 +39,7 @@ from ..players.features import record, record_length
 from ..players.master import DEFAULT_SAMPLES, Decision, MasterPlayer
 from ..players.simulation import round_model
 from ..rules import Rules
-from .selfplay import DEFAULT_EPSILON, Generated, Positions, concatenate
+from .selfplay import DEFAULT_EPSILON, Generated, Positions, chunks, run_chunks
 
 SEARCH_TARGETS: Final = ("search_value", "search_prior", "match_won")
 """The columns of a labelled position's ``targets``, from the mover's side: the master's
@@ -111,24 +110,10 @@ def label(rules: Rules, matches: int, seed: int, jobs: int = 1,
     """``matches`` matches of labelled master self-play in chunks of
     :data:`CHUNK_MATCHES` (the last may be short), chunk ``k`` seeded
     ``seed * 1_000_003 + k``, on ``jobs`` processes."""
-    if matches < 1:
-        raise ValueError(f"matches must be 1 or more; got {matches}")
-    if jobs < 1:
-        raise ValueError(f"jobs must be 1 or more; got {jobs}")
     if rules.sides != 2:
         raise ValueError(f"the search target needs two sides; these rules have {rules.sides}")
     work = [
-        (rules, min(CHUNK_MATCHES, matches - first), seed * 1_000_003 + k, epsilon, samples)
-        for k, first in enumerate(range(0, matches, CHUNK_MATCHES))
+        (rules, count, chunk_seed, epsilon, samples)
+        for count, chunk_seed in chunks(matches, seed, jobs, CHUNK_MATCHES)
     ]
-    start = time.perf_counter()
-    if jobs == 1:
-        results = [_chunk(item) for item in work]
-    else:
-        with ProcessPoolExecutor(jobs) as pool:
-            results = list(pool.map(_chunk, work))
-    return Generated(
-        concatenate([positions for positions, _ in results]),
-        time.perf_counter() - start,
-        sum(cpu for _, cpu in results),
-    )
+    return run_chunks(_chunk, work, jobs)

@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -355,21 +355,41 @@ def generate(rules: Rules, matches: int, seed: int, jobs: int = 1,
     notes), in
     chunks of :data:`CHUNK_MATCHES` (the last may be short), chunk ``k`` seeded
     ``seed * 1_000_003 + k``, on ``jobs`` processes."""
+    work = [
+        (rules, count, chunk_seed, epsilon, policy, features, open_play)
+        for count, chunk_seed in chunks(matches, seed, jobs, CHUNK_MATCHES)
+    ]
+    return run_chunks(_chunk, work, jobs)
+
+
+def chunks(matches: int, seed: int, jobs: int, size: int) -> list[tuple[int, int]]:
+    """The units of work of ``matches`` matches on ``jobs`` processes, as (matches, seed):
+    ``size`` matches each (the last may be short), chunk ``k`` seeded
+    ``seed * 1_000_003 + k``, so the data never depends on the number of processes."""
     if matches < 1:
         raise ValueError(f"matches must be 1 or more; got {matches}")
     if jobs < 1:
         raise ValueError(f"jobs must be 1 or more; got {jobs}")
-    work = [
-        (rules, min(CHUNK_MATCHES, matches - first), seed * 1_000_003 + k, epsilon, policy,
-         features, open_play)
-        for k, first in enumerate(range(0, matches, CHUNK_MATCHES))
+    return [
+        (min(size, matches - first), seed * 1_000_003 + k)
+        for k, first in enumerate(range(0, matches, size))
     ]
+
+
+_Work = TypeVar("_Work")
+
+
+def run_chunks(
+    chunk: Callable[[_Work], tuple[Positions, float]], work: Sequence[_Work], jobs: int
+) -> Generated:
+    """Each unit of ``work`` done by ``chunk`` (its positions and CPU seconds) on ``jobs``
+    processes, gathered in the order of ``work``."""
     start = time.perf_counter()
     if jobs == 1:
-        results = [_chunk(item) for item in work]
+        results = [chunk(item) for item in work]
     else:
         with ProcessPoolExecutor(jobs) as pool:
-            results = list(pool.map(_chunk, work))
+            results = list(pool.map(chunk, work))
     return Generated(
         concatenate([positions for positions, _ in results]),
         time.perf_counter() - start,
