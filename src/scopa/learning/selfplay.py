@@ -46,7 +46,7 @@ from ..cards import ALL_CARDS_MASK, ids_of, value_of
 from ..moves import Move
 from ..players.evaluation import Evaluation
 from ..players.features import Record, record_length, recorder
-from ..players.learned import check_reply, every_reply, play_policy
+from ..players.learned import check_reply, every_reply, play_policy, search_values
 from ..players.outlook import outlook
 from ..players.simulation import round_model
 from ..round import Round, shuffled_deck
@@ -226,11 +226,7 @@ class LearnedPolicy:
         values: list[float] = []
         if leaves and search:
             assert scores is not None
-            mine_, theirs_ = scores[side], scores[1 - side]
-            standing = [(mine_, theirs_) if mine else (theirs_, mine_) for mine in ours]
-            utilities = self.evaluation.utilities(leaves, standing, rules).tolist()
-            values = [value if mine else 1.0 - value
-                      for mine, value in zip(ours, utilities, strict=True)]
+            values = search_values(self.evaluation, leaves, ours, scores, rules, side)
         elif leaves:
             predicted = self.evaluation.points(leaves)
             values = [mover - others if mine else others - mover

@@ -259,16 +259,24 @@ def _leaf_values(evaluation: Evaluation, leaves: list[Record], ours: list[bool],
     if not leaves:
         return []
     if evaluation.target == "search":
-        mine, theirs = scores[side], scores[1 - side]
-        standing = [(mine, theirs) if own else (theirs, mine) for own in ours]
-        values = evaluation.utilities(leaves, standing, rules).tolist()
-        return [value if own else 1.0 - value for own, value in zip(ours, values, strict=True)]
+        return search_values(evaluation, leaves, ours, scores, rules, side)
     sides = rules.sides
     predicted = evaluation.points(leaves).tolist()
     return [
         _soft_utility(utility, side, sides, *((mover, others) if mine else (others, mover)))
         for mine, (mover, others) in zip(ours, predicted, strict=True)
     ]
+
+
+def search_values(evaluation: Evaluation, leaves: list[Record], ours: list[bool],
+                  scores: Sequence[int], rules: Rules, side: int) -> list[float]:
+    """Each leaf's utility for ``side`` from a ``"search"`` model, which predicts it for the
+    leaf's mover from the standing seen from the mover's side: ours, or one less it when
+    the mover is the other side (two sides only)."""
+    mine, theirs = scores[side], scores[1 - side]
+    standing = [(mine, theirs) if own else (theirs, mine) for own in ours]
+    values = evaluation.utilities(leaves, standing, rules).tolist()
+    return [value if own else 1.0 - value for own, value in zip(ours, values, strict=True)]
 
 
 def every_reply(
