@@ -147,6 +147,11 @@ WAYS: dict[str, Callable[[Rules, int, int], None]] = {
 }
 
 
+def _width(way: str) -> int:
+    """A column of the printed table: its way's name and a space, ten at least."""
+    return max(10, len(way) + 1)
+
+
 def count_rounds(rules: Rules, way: str, rounds: int) -> None:
     """``--count``: the warm-ups of a timed figure, then ``rounds`` rounds played inside
     ``operator.call`` (what callgrind's ``--toggle-collect=_operator_call`` counts)."""
@@ -174,23 +179,16 @@ def main() -> None:
     if not args.json:
         print(f"random playouts, one new round per deal, {args.seconds:g} s a figure, one process")
         print(f"core: {core()}; interpreter: {interpreter}")
-        heads = f"{'round':>10} {'round_seeded':>13} {'round_loop':>11} {'game':>10}"
+        heads = " ".join(f"{way:>{_width(way)}}" for way in WAYS)
         print(f"{'rounds/s':<20} {heads}")
     for prefix, (label, rules) in CONFIGS.items():
         round_rollouts(rules, WARM_ROUNDS, 0)
-        by_rollout = rounds_per_second(round_rollouts, rules, args.seconds)
-        by_seeded = rounds_per_second(seeded_rollouts, rules, args.seconds)
-        by_loop = rounds_per_second(round_playouts, rules, args.seconds)
-        by_game = rounds_per_second(game_playouts, rules, args.seconds)
-        figures[f"{prefix}round_rounds_per_s"] = round(by_rollout)
-        figures[f"{prefix}round_seeded_rounds_per_s"] = round(by_seeded)
-        figures[f"{prefix}round_loop_rounds_per_s"] = round(by_loop)
-        figures[f"{prefix}game_rounds_per_s"] = round(by_game)
+        rates = {way: rounds_per_second(play, rules, args.seconds) for way, play in WAYS.items()}
+        for way, rate in rates.items():
+            figures[f"{prefix}{way}_rounds_per_s"] = round(rate)
         if not args.json:
-            print(
-                f"{label:<20} {by_rollout:>10,.0f} {by_seeded:>13,.0f} {by_loop:>11,.0f}"
-                f" {by_game:>10,.0f}"
-            )
+            cells = " ".join(f"{rate:>{_width(way)},.0f}" for way, rate in rates.items())
+            print(f"{label:<20} {cells}")
     if args.json:
         print(json.dumps(figures))
 
