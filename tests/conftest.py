@@ -119,6 +119,3 @@ def variant_id(rules: Rules) -> str:
 def rng() -> random.Random:
     return random.Random(20240601)
 
-
-# The web client's tests share a server process and a browser per test module.
-from .web_support import browser, web_server  # noqa: E402, F401

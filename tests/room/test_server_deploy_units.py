@@ -14,7 +14,7 @@ import pytest
 
 from scopa.cli import build_parser
 
-UNITS = Path(__file__).parent.parent / "deploy" / "systemd"
+UNITS = Path(__file__).resolve().parents[2] / "deploy" / "systemd"
 INSTANCES = {"scopa@.service": "8001", "scopa-bots@.service": "1"}
 """Each template unit and the instance the test names (a port, a worker number)."""
 ANALYZE = shutil.which("systemd-analyze")

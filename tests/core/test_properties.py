@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from scopa import CARDS, Card, Game, IllegalMoveError, Move, Rules
 
-from .conftest import rules_variants, state
+from ..conftest import rules_variants, state
 
 VARIANTS = rules_variants()
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scopa import CARDS, Card, RoundScore, Rules, match_winner, score_round
 from scopa.scoring import _count_bits, round_points, score_piles
 
-from .conftest import cards, codes, rules_variants
+from ..conftest import cards, codes, rules_variants
 
 SCOPA = Rules.preset("scopa")
 CLASSIC = Rules.preset("scopa-classic")

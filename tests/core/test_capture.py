@@ -17,7 +17,7 @@ from scopa.capture import (
 from scopa.cards import mask_of, value_of
 from scopa.moves import move_of
 
-from .conftest import card, cards, codes, deal
+from ..conftest import card, cards, codes, deal
 from .referee import expected_captures
 
 SCOPA = Rules.preset("scopa")

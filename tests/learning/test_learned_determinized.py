@@ -19,7 +19,7 @@ from scopa.players.learned import LearnedPlayer
 from scopa.tournament import make_bot
 from scopa.view import View
 
-from .conftest import deal, play_match
+from ..conftest import deal, play_match
 from .test_learning_generations import _hidden_reshuffled, _midgame
 
 

@@ -8,7 +8,7 @@ from urllib.parse import urlparse
 
 from playwright.sync_api import Browser
 
-from .server_support import sqlite_url, subprocess_server
+from ..room.server_support import sqlite_url, subprocess_server
 from .web_support import open_page, play_against_computer, play_one_card, version
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
-from .server_support import sqlite_url, subprocess_server
+from ..room.server_support import sqlite_url, subprocess_server
 from .web_support import (
     DESKTOP,
     PHONE,

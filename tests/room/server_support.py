@@ -211,7 +211,7 @@ NGINX = os.environ.get("SCOPA_TEST_NGINX")
 NO_NGINX = os.environ.get(
     "SCOPA_TEST_NGINX_MISSING", "no nginx: scripts/test.sh installs it and sets SCOPA_TEST_NGINX"
 )
-LOCATIONS = Path(__file__).resolve().parent.parent / "deploy" / "nginx" / "scopa-locations.conf"
+LOCATIONS = Path(__file__).resolve().parents[2] / "deploy" / "nginx" / "scopa-locations.conf"
 
 
 def free_port() -> int:

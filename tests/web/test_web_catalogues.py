@@ -14,7 +14,7 @@ import pytest
 
 from scopa.players.hints import REASONS
 
-CATALOGUES = Path(__file__).parent.parent / "src" / "scopa" / "web" / "i18n"
+CATALOGUES = Path(__file__).resolve().parents[2] / "src" / "scopa" / "web" / "i18n"
 RULES = CATALOGUES.parent / "rules"
 LANGUAGES = ["en", "it", "es", "sl", "tr"]
 

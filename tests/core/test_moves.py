@@ -13,7 +13,7 @@ from scopa import CARDS, Card, InvalidMoveError, Move
 from scopa.cards import cards_of, mask_of
 from scopa.moves import _codes_of
 
-from .conftest import card, cards
+from ..conftest import card, cards
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from scopa.players import LEVELS, GreedyPlayer, Player, make_player, unseen_mask
 from scopa.players.expert import ExpertPlayer
 from scopa.players.inference import ruled_out
 
-from .conftest import cards, deal, rules_variants, variant_id
+from ..conftest import cards, deal, rules_variants, variant_id
 
 OWN_LEVELS = ("random", "greedy", "expert")
 """The levels these tests cover; ``master`` has its own tests (it searches for a while)."""

@@ -21,7 +21,7 @@ from scopa.players.sampling import Knowledge
 from scopa.players.weighting import PlayLikelihood
 from scopa.round import Round
 
-from .conftest import deal, play_match
+from ..conftest import deal, play_match
 
 
 class Flat(Evaluation):

@@ -7,7 +7,7 @@ import tomllib
 from fnmatch import fnmatch
 from pathlib import Path
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_web_file_is_package_data() -> None:

@@ -24,7 +24,7 @@ from scopa.round import (
     shuffled_deck,
 )
 
-from .conftest import cards, deck_starting, rules_variants, variant_id
+from ..conftest import cards, deck_starting, rules_variants, variant_id
 from .referee import RoundReferee
 
 VARIANTS = rules_variants()

@@ -26,9 +26,9 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
-from .server_support import sqlite_url, subprocess_server
+from ..room.server_support import sqlite_url, subprocess_server
 
-ARTIFACTS = Path(__file__).parent / "artifacts" / "web"
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "web"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",

@@ -11,7 +11,7 @@ from scopa.players.evaluation import WeightsError, weights_path
 from scopa.players.learned import LearnedPlayer
 from scopa.tournament import make_bot
 
-from .conftest import deal, play_match
+from ..conftest import deal, play_match
 
 
 def test_a_whole_match_of_legal_moves() -> None:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from scopa import Card, Game, Rules, View
 
-from .conftest import play_random, rules_variants, variant_id
+from ..conftest import play_random, rules_variants, variant_id
 
 VARIANTS = rules_variants()
 

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from scopa.client import Lobby, TableConnection
 
-from .server_support import Seated, play_randomly
+from ..room.server_support import Seated, play_randomly
 from .web_support import (
     DESKTOP,
     PHONE,

@@ -9,7 +9,7 @@ import pytest
 
 from scopa import CARDS, Card, Game, IllegalMoveError, InvalidMoveError, Move, Rules
 
-from .conftest import (
+from ..conftest import (
     card,
     cards,
     codes,

@@ -9,7 +9,7 @@ from scopa import Game, Move, Rules, View
 from scopa.players import suggest
 from scopa.players.hints import REASONS, Reason, explain, hint, reason
 
-from .conftest import cards, deal
+from ..conftest import cards, deal
 
 
 def view_of(rules: Rules, hand: str, table: str, mine: str = "", theirs: str = "") -> View:

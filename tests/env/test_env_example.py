@@ -14,7 +14,7 @@ pytest.importorskip("pettingzoo", reason="the rl extra is not installed")
 from scopa.cli import main as scopa_main
 from scopa.tournament import make_bot
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "selfplay_agent.py"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "selfplay_agent.py"
 
 
 def load_example():  # type: ignore[no-untyped-def]

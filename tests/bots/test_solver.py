@@ -13,7 +13,7 @@ from scopa.cards import cards_of
 from scopa.players.solver import Solver
 from scopa.round import Round
 
-from .referee import referee_minimax
+from ..core.referee import referee_minimax
 
 
 def mask(codes: str) -> int:

@@ -18,7 +18,7 @@ from scopa.players.solver import Solver
 from scopa.round import Round
 from scopa.scoring import score_piles
 
-from .conftest import deal, rules_variants, variant_id
+from ..conftest import deal, rules_variants, variant_id
 
 
 @pytest.mark.parametrize("rules", rules_variants(), ids=variant_id)

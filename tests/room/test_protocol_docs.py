@@ -8,7 +8,7 @@ from pathlib import Path
 
 from scopa.server.app import create_app
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "protocol.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
 
 def _documented() -> set[tuple[str, str]]:
