@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from scopa import Game, Rules
-from scopa.server.bots import BotPool, Position, move_at, position
+from scopa.server.table.bots import BotPool, Position, move_at, position
 
 
 def positions(count: int, seed: int) -> list[Position]:

@@ -53,7 +53,7 @@ import orjson
 import uvloop
 from websockets.exceptions import ConnectionClosed
 
-from scopa.client import Lobby, TableConnection
+from scopa.server.client import Lobby, TableConnection
 
 SETUP_CONCURRENCY = 32
 DRAIN_SECONDS = 30.0

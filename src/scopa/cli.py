@@ -449,7 +449,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_bots(args: argparse.Namespace) -> int:
     # Imported here, like the server: only this command needs redis.
-    from .server.workers import work, worker_name
+    from .server.cluster.workers import work, worker_name
 
     if not args.redis.startswith(("redis://", "rediss://", "unix://")):
         raise UsageError(f"--redis must be a redis:// URL; got {args.redis!r}")

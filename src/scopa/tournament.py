@@ -68,11 +68,11 @@ def make_bot(level: str, seed: int | None = None, rules: Rules | None = None) ->
     ``rl`` extra), imported when asked for; or ``FILE.py:FACTORY[:ARGUMENT]``, your own bot:
     ``FACTORY(ARGUMENT or None, seed)`` from that Python file (such as an agent trained on
     :mod:`scopa.env`, see ``examples/``). These two are for tournaments, not the card room,
-    and so is ``learned`` (:mod:`scopa.players.learned`, not a level until it wins): given
+    and so is ``learned`` (:mod:`scopa.learning.learned`, not a level until it wins): given
     ``rules``, its weights are loaded now, so a missing or corrupt file fails before play."""
     if level == "learned":
-        from .players.evaluation import evaluation_for
-        from .players.learned import LearnedPlayer
+        from .learning.evaluation import evaluation_for
+        from .learning.learned import LearnedPlayer
 
         return LearnedPlayer(seed, evaluation=None if rules is None else evaluation_for(rules))
     if level.partition(":")[0] == "openspiel-ismcts":

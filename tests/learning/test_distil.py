@@ -18,15 +18,15 @@ from scopa.learning.__main__ import main
 from scopa.learning.distil import SEARCH_TARGETS, label, label_matches
 from scopa.learning.levels import level
 from scopa.learning.selfplay import LearnedPolicy, Positions
-from scopa.players.evaluation import (
+from scopa.learning.evaluation import (
     STANDING_INPUTS,
     Evaluation,
     WeightsError,
     standing_inputs,
     weights_path,
 )
-from scopa.players.features import FEATURES, expand, record
-from scopa.players.learned import LearnedPlayer, _leaf_values
+from scopa.learning.features import FEATURES, expand, record
+from scopa.learning.learned import LearnedPlayer, _leaf_values
 from scopa.players.master import Decision, MasterPlayer
 from scopa.players.sampling import Knowledge
 from scopa.players.simulation import round_model

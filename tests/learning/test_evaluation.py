@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from scopa import Rules
-from scopa.players.evaluation import (
+from scopa.learning.evaluation import (
     OUTPUTS,
     Evaluation,
     WeightsError,
@@ -17,7 +17,7 @@ from scopa.players.evaluation import (
     rules_name,
     weights_path,
 )
-from scopa.players.features import FEATURES, RECORD_FIELDS
+from scopa.learning.features import FEATURES, RECORD_FIELDS
 
 ROWS = [
     (0b111, 0b111000, 0, 0, 0, 0, 30, 0, 3),
@@ -38,7 +38,7 @@ def _small(seed: int = 0, hidden: int = 8) -> Evaluation:
 
 def test_points_are_the_network_written_out() -> None:
     model = _small()
-    from scopa.players.features import expand
+    from scopa.learning.features import expand
 
     inputs = expand(ROWS)
     expected = np.maximum(inputs @ model.w1 + model.b1, 0) @ model.w2 + model.b2

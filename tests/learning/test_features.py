@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from scopa import Rules
 from scopa.cards import ALL_CARDS_MASK, ids_of
-from scopa.players.features import (
+from scopa.learning.features import (
     FEATURES,
     RECORD_FIELDS,
     determinized_record,

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from scopa import Game, Rules
-from scopa.players.evaluation import WeightsError, weights_path
-from scopa.players.learned import LearnedPlayer
+from scopa.learning.evaluation import WeightsError, weights_path
+from scopa.learning.learned import LearnedPlayer
 from scopa.tournament import make_bot
 
 from ..conftest import deal, play_match
@@ -71,7 +71,7 @@ def test_tournaments_can_field_it() -> None:
 
 
 def test_the_shipped_team_weights_record_their_making() -> None:
-    from scopa.players.evaluation import evaluation_for
+    from scopa.learning.evaluation import evaluation_for
 
     rules = Rules.preset("scopa", players=4)
     path = weights_path(rules)

@@ -10,8 +10,8 @@ import pytest
 
 from scopa import Game, Rules
 from scopa.learning.levels import learned, level
-from scopa.players.evaluation import weights_path
-from scopa.players.learned import DEFAULT_SAMPLES, MIX_SAMPLES, LearnedPlayer, play_policy
+from scopa.learning.evaluation import weights_path
+from scopa.learning.learned import DEFAULT_SAMPLES, MIX_SAMPLES, LearnedPlayer, play_policy
 from scopa.players.master import Decision
 from scopa.players.simulation import round_model
 from scopa.view import View

@@ -14,11 +14,11 @@ import pytest
 from scopa import Game, Rules
 from scopa.capture import move_generator
 from scopa.cards import mask_of
-from scopa.players.evaluation import Evaluation, evaluation_for
-from scopa.players.features import FEATURES, Record, record
-from scopa.players.learned import LearnedPlayer
+from scopa.learning.evaluation import Evaluation, evaluation_for
+from scopa.learning.features import FEATURES, Record, record
+from scopa.learning.learned import LearnedPlayer
 from scopa.players.sampling import Knowledge
-from scopa.players.weighting import PlayLikelihood
+from scopa.learning.weighting import PlayLikelihood
 from scopa.round import Round
 
 from ..conftest import deal, play_match

@@ -15,8 +15,8 @@ from scopa.cards import ALL_CARDS_MASK, ids_of
 from scopa.learning.__main__ import main
 from scopa.learning.levels import level
 from scopa.learning.selfplay import LearnedPolicy, generate, play_matches
-from scopa.players.evaluation import Evaluation, WeightsError, evaluation_for
-from scopa.players.learned import LearnedPlayer
+from scopa.learning.evaluation import Evaluation, WeightsError, evaluation_for
+from scopa.learning.learned import LearnedPlayer
 from scopa.round import Round, shuffled_deck
 from scopa.tournament import make_bot
 
@@ -68,8 +68,8 @@ def test_the_learned_policy_reads_only_what_its_seat_knows(players: int) -> None
 
 
 def _net(seed: int = 0) -> Evaluation:
-    from scopa.players.evaluation import OUTPUTS
-    from scopa.players.features import FEATURES
+    from scopa.learning.evaluation import OUTPUTS
+    from scopa.learning.features import FEATURES
 
     rng = np.random.default_rng(seed)
     return Evaluation(

@@ -11,7 +11,7 @@ import pytest
 from scopa import Rules
 from scopa.learning.__main__ import main
 from scopa.learning.selfplay import TARGETS, Positions, generate, play_matches
-from scopa.players.features import RECORD_FIELDS
+from scopa.learning.features import RECORD_FIELDS
 
 
 def test_every_decision_is_a_position_with_its_rounds_outcome() -> None:
@@ -82,7 +82,7 @@ def test_the_pipeline_writes_weights_that_record_their_making(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     pytest.importorskip("torch")
-    from scopa.players.evaluation import Evaluation
+    from scopa.learning.evaluation import Evaluation
 
     out = tmp_path / "model.npz"
     assert main(["--matches", "3", "--seed", "4", "--hidden", "4", "--epochs", "1",

@@ -26,7 +26,7 @@ import pytest
 import sqlalchemy as sa
 import uvicorn
 
-from scopa.client import Lobby, TableConnection
+from scopa.server.client import Lobby, TableConnection
 from scopa.server import Settings, create_app
 from scopa.server.run import uvicorn_config
 

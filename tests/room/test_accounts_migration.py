@@ -14,8 +14,8 @@ from alembic.config import Config
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from scopa import Rules
-from scopa.server.schema import matches, moves, seats, tables
-from scopa.server.storage import MIGRATIONS, Storage, async_url
+from scopa.server.store.schema import matches, moves, seats, tables
+from scopa.server.store.storage import MIGRATIONS, Storage, async_url
 
 from .server_support import anyio_backend, fresh_postgres, sqlite_url
 

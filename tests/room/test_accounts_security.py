@@ -12,7 +12,7 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
-from scopa.server.accounts import COOKIE
+from scopa.server.accounts.accounts import COOKIE
 
 from .server_support import Server, anyio_backend, running_server, settings_for
 

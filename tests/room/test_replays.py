@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from scopa import Game
-from scopa.client import Lobby, TableConnection
+from scopa.server.client import Lobby, TableConnection
 
 from .server_support import (
     Seated,

@@ -17,9 +17,9 @@ import pytest
 import redis.asyncio as aredis
 
 from scopa import Game, Rules
-from scopa.client import Lobby, TableConnection
-from scopa.server.bots import BotPool, position
-from scopa.server.workers import JOBS, WORKERS, inbox, working
+from scopa.server.client import Lobby, TableConnection
+from scopa.server.table.bots import BotPool, position
+from scopa.server.cluster.workers import JOBS, WORKERS, inbox, working
 
 from .server_support import (
     TIMEOUT,

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from scopa import Game
-from scopa.client import Closed, Lobby, TableConnection
-from scopa.server.hub import RedisHub
+from scopa.server.client import Closed, Lobby, TableConnection
+from scopa.server.cluster.hub import RedisHub
 
 from .server_support import (
     LOCATIONS,

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from scopa import Game
-from scopa.client import Closed, Lobby, TableConnection
+from scopa.server.client import Closed, Lobby, TableConnection
 
 from .server_support import (
     TIMEOUT,

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from scopa import Game
-from scopa.client import Lobby, TableConnection
+from scopa.server.client import Lobby, TableConnection
 
 from .server_support import (
     TIMEOUT,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from scopa.client import Lobby, TableConnection
+from scopa.server.client import Lobby, TableConnection
 from scopa.players.hints import REASONS
 
 from .server_support import (

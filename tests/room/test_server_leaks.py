@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from scopa import CARDS, Game, Rules
-from scopa.client import Lobby, TableConnection
+from scopa.server.client import Lobby, TableConnection
 from scopa.players import LEVELS
 
 from .server_support import TIMEOUT, anyio_backend, running_server, settings_for

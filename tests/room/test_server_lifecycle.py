@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from scopa.client import Lobby, LobbyRefused, TableConnection
-from scopa.server.storage import now
+from scopa.server.client import Lobby, LobbyRefused, TableConnection
+from scopa.server.store.storage import now
 
 from .server_support import TIMEOUT, anyio_backend, running_server, seat_people, settings_for
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import connect
 
-from scopa.client import Closed, Lobby, LobbyRefused, TableConnection, socket_url
+from scopa.server.client import Closed, Lobby, LobbyRefused, TableConnection, socket_url
 
 from .server_support import TIMEOUT, anyio_backend, running_server, seat_people, settings_for
 

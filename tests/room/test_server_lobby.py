@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scopa.client import Lobby, LobbyRefused, TableConnection
+from scopa.server.client import Lobby, LobbyRefused, TableConnection
 from scopa.players import LEVEL_NAMES, LEVELS
 
 from .server_support import (

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from scopa.client import Lobby
+from scopa.server.client import Lobby
 
 from .server_support import anyio_backend, fresh_postgres, fresh_redis, running_server, settings_for
 

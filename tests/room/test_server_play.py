@@ -12,7 +12,7 @@ import pytest
 
 from scopa import Game, Move
 from scopa.cli import main
-from scopa.client import Lobby, LobbyRefused, TableConnection
+from scopa.server.client import Lobby, LobbyRefused, TableConnection
 from scopa.server import bots
 
 from .server_support import (

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scopa.server.cluster import coalesce
+from scopa.server.cluster.cluster import coalesce
 
 PROCESSES = ["b", "c"]
 SOCKETS = ["a/1", "a/2", "a/3", "a/4"]

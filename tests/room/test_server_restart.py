@@ -13,7 +13,7 @@ import pytest
 
 from scopa import Game
 from scopa.cli import main
-from scopa.client import Lobby, TableConnection
+from scopa.server.client import Lobby, TableConnection
 
 from .server_support import (
     TIMEOUT,

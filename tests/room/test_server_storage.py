@@ -17,9 +17,9 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from scopa.client import Lobby
-from scopa.server.schema import metadata
-from scopa.server.storage import StaleOwnerError, Storage, StoredSeat, async_url
+from scopa.server.client import Lobby
+from scopa.server.store.schema import metadata
+from scopa.server.store.storage import StaleOwnerError, Storage, StoredSeat, async_url
 
 from .server_support import (
     anyio_backend,

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from scopa.client import Lobby
+from scopa.server.client import Lobby
 from scopa.rules import Rules
-from scopa.server.room import CardRoom
-from scopa.server.tables import LobbyError
+from scopa.server.table.room import CardRoom
+from scopa.server.table.tables import LobbyError
 
 from .server_support import TIMEOUT, anyio_backend, running_server, seat_people, settings_for
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from scopa.client import Lobby, TableConnection
+from scopa.server.client import Lobby, TableConnection
 
 from ..room.server_support import Seated, play_randomly
 from .web_support import (

@@ -16,7 +16,7 @@ says how it did, so the figures of all generations show whether more compute pay
 It prints what each step took: positions, wall-clock and CPU seconds, the fit's errors,
 the SHA-256 of the data and of the weights, which each weights file also records.
 ``--features determinized`` records the positions with the other hands and trains a
-leaf that reads them (:mod:`scopa.players.features`); its files go by
+leaf that reads them (:mod:`scopa.learning.features`); its files go by
 ``<rules>-determinized``; ``--open-play`` has generation 0's playout policy see the next
 hand, so the targets are those of perfect-information play. Unknown presets and player
 counts are refused with the core's sentence before anything runs.
@@ -40,9 +40,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..players.evaluation import Evaluation, check_target, rules_name, weights_path
-from ..players.features import FEATURE_SETS, check_features
-from ..players.learned import REPLIES, check_reply
+from .evaluation import Evaluation, check_target, rules_name, weights_path
+from .features import FEATURE_SETS, check_features
+from .learned import REPLIES, check_reply
 from ..players.master import DEFAULT_SAMPLES
 from ..rules import Rules
 from ..tournament import Tournament, run

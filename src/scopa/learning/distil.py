@@ -18,7 +18,7 @@ position. Endings solved exactly get no prior.
 
 Matches are played through :class:`~scopa.env.engine.Match` (the same matches as
 :class:`~scopa.game.Game` from a seed), whose views are the seat's; the record of each
-position is :func:`~scopa.players.features.record` of the round, the seat's knowledge
+position is :func:`~scopa.learning.features.record` of the round, the seat's knowledge
 only, and the match standing from the mover's side goes beside it.
 
 The master searches with no clock (``time_budget=None``), so labels repeat exactly from
@@ -35,7 +35,7 @@ from typing import Final
 import numpy as np
 
 from ..env.engine import Match
-from ..players.features import record, record_length
+from .features import record, record_length
 from ..players.master import DEFAULT_SAMPLES, Decision, MasterPlayer
 from ..players.simulation import round_model
 from ..rules import Rules

@@ -20,8 +20,8 @@ from pathlib import Path
 
 # Absolute imports: tournaments load this file by its path, outside the package.
 from scopa.players.base import Player
-from scopa.players.evaluation import Evaluation
-from scopa.players.learned import DEFAULT_PLIES, LearnedPlayer
+from scopa.learning.evaluation import Evaluation
+from scopa.learning.learned import DEFAULT_PLIES, LearnedPlayer
 
 _SETTINGS = ("samples", "plies", "weighting", "reply", "mix")
 

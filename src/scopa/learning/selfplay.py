@@ -6,13 +6,13 @@ reaches. Generation 0 plays the levels' playout policy
 (:class:`~scopa.players.simulation.RoundModel`'s quick policy, the master's playouts);
 every later generation plays the evaluation the one before learned
 (:class:`LearnedPolicy`: the learned level's search at its cheapest). Every decision
-is written down as the :func:`~scopa.players.features.record` of what the seat to move
+is written down as the :func:`~scopa.learning.features.record` of what the seat to move
 knows (never the other hands) and the match standing from its side, and once known, its
 targets from its side: the round's points in total and by category for its side and for
 the other sides (their mean), and the match result (1 won, 0 lost).
 
 With ``features="determinized"`` each position is written down as the
-:func:`~scopa.players.features.determinized_record` instead: the same record followed
+:func:`~scopa.learning.features.determinized_record` instead: the same record followed
 by the other hands' cards. That is training data made on the round state, for a leaf
 that sees a guess's hands inside a search; it never leaves the process (no view, no
 message, no file a player could read) and the stock's order is never in it.
@@ -44,9 +44,9 @@ import numpy.typing as npt
 
 from ..cards import ALL_CARDS_MASK, ids_of, value_of
 from ..moves import Move
-from ..players.evaluation import Evaluation
-from ..players.features import Record, record_length, recorder
-from ..players.learned import check_reply, every_reply, play_policy, search_values
+from .evaluation import Evaluation
+from .features import Record, record_length, recorder
+from .learned import check_reply, every_reply, play_policy, search_values
 from ..players.outlook import outlook
 from ..players.simulation import round_model
 from ..round import Round, shuffled_deck
@@ -122,7 +122,7 @@ def _category_points(score: RoundScore) -> list[int]:
 class LearnedPolicy:
     """A later generation's self-play moves: the learned level's search at its cheapest.
 
-    Like :class:`~scopa.players.learned.LearnedPlayer` it deals the cards the mover has
+    Like :class:`~scopa.learning.learned.LearnedPlayer` it deals the cards the mover has
     not seen out at random (``guesses`` times), plays each legal move on each guess, then
     ``plies`` replies of the playout policy, and scores the position left with the
     learned evaluation, from what the seat to move there would know; the move with the

@@ -1,6 +1,6 @@
 """Fitting the evaluation to self-play positions with PyTorch's CPU build (the ``train`` extra).
 
-The network is :class:`~scopa.players.evaluation.Evaluation`'s: the features of a
+The network is :class:`~scopa.learning.evaluation.Evaluation`'s: the features of a
 record (the seat's, or the determinized set's when the records hold the other hands),
 one hidden layer of rectified units, two outputs (the round points of the mover's side
 and of the others), fitted by mean squared error with Adam. With the ``"search"`` target
@@ -21,8 +21,8 @@ from typing import Final
 
 import numpy as np
 
-from ..players.evaluation import OUTPUTS, STANDING_INPUTS, Evaluation, check_target, standing_inputs
-from ..players.features import FEATURES, RECORD_FIELDS, expand
+from .evaluation import OUTPUTS, STANDING_INPUTS, Evaluation, check_target, standing_inputs
+from .features import FEATURES, RECORD_FIELDS, expand
 from ..rules import Rules
 from .selfplay import Positions
 

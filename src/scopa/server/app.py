@@ -22,12 +22,13 @@ from redis.exceptions import RedisError
 from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 from .. import __version__
-from . import accounts, lobby, profiles, replays, reviews
-from .cluster import Cluster
-from .room import CardRoom
+from .accounts import accounts, profiles, replays, reviews
+from .table import lobby
+from .cluster.cluster import Cluster
+from .table.room import CardRoom
 from .settings import Settings
-from .sockets import table_socket
-from .tables import LobbyError
+from .table.sockets import table_socket
+from .table.tables import LobbyError
 
 log = logging.getLogger(__name__)
 

@@ -13,13 +13,13 @@ from typing import Annotated, Any, cast
 import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Path, Request
 
-from ..cards import Card
-from ..game import Game
-from ..moves import Move
-from ..rules import Rules
+from ...cards import Card
+from ...game import Game
+from ...moves import Move
+from ...rules import Rules
 from .accounts import rate_limit
-from .room import CardRoom
-from .schema import matches, tables
+from ..table.room import CardRoom
+from ..store.schema import matches, tables
 
 router = APIRouter(prefix="/api", tags=["players"], dependencies=[Depends(rate_limit)])
 

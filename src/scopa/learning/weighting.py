@@ -31,7 +31,7 @@ from ..round import Round, sweep_scores
 from ..view import View
 from .evaluation import Evaluation
 from .features import Record
-from .sampling import Knowledge
+from ..players.sampling import Knowledge
 
 DEFAULT_SHARPNESS: Final = 2.0
 """Per round point of value: how much likelier the model makes a better move."""

@@ -36,14 +36,14 @@ from pydantic import BaseModel, Field, StringConstraints
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from . import ratings, seatkeys
-from .account_tables import accounts, seat_accounts, sessions
-from .room import CardRoom
-from .schema import seats, tables
-from .settings import Settings
-from .storage import Storage as Database
-from .storage import now
-from .tables import LobbyError
-from .tokens import token_matches
+from ..store.schema import accounts, seat_accounts, sessions
+from ..table.room import CardRoom
+from ..store.schema import seats, tables
+from ..settings import Settings
+from ..store.storage import Storage as Database
+from ..store.storage import now
+from ..table.tables import LobbyError
+from ..table.tokens import token_matches
 
 COOKIE: Final = "scopa_session"
 SESSION_DAYS: Final = 30
@@ -83,7 +83,7 @@ def check_name(name: str) -> str:
     >>> check_name("x" * 25)
     Traceback (most recent call last):
     ...
-    scopa.server.tables.LobbyError: a user name may have at most 24 characters; this one has 25
+    scopa.server.table.tables.LobbyError: a user name may have at most 24 characters; this one has 25
     """
     name = name.strip()
     if not name:

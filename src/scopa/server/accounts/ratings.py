@@ -28,10 +28,10 @@ import sqlalchemy as sa
 from openskill.models import PlackettLuce
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from ..rules import Rules
-from .account_tables import account_matches, rating_history, ratings, seat_accounts, table_modes
-from .schema import matches
-from .storage import Storage, now
+from ...rules import Rules
+from ..store.schema import account_matches, rating_history, ratings, seat_accounts, table_modes
+from ..store.schema import matches
+from ..store.storage import Storage, now
 
 log = logging.getLogger(__name__)
 

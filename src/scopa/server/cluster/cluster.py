@@ -37,11 +37,11 @@ from collections import defaultdict
 from collections.abc import Coroutine
 from typing import Any, Final, Protocol
 
-from .commands import run
+from ..table.commands import run
 from .hub import RENEW_SECONDS
-from .protocol import ProtocolError, error_message, parse
-from .room import CardRoom
-from .tables import POLICY_VIOLATION, LobbyError, Table
+from ..table.protocol import ProtocolError, error_message, parse
+from ..table.room import CardRoom
+from ..table.tables import POLICY_VIOLATION, LobbyError, Table
 from .workers import RemoteBots
 
 log = logging.getLogger(__name__)

@@ -39,7 +39,7 @@ import numpy.typing as npt
 
 from ..rules import PRESETS, Rules
 from .features import FEATURES, check_features, expand
-from .outlook import outlook
+from ..players.outlook import outlook
 
 WEIGHTS_DIR: Final = Path(__file__).with_name("weights")
 """Where the shipped weights live."""

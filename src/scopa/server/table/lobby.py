@@ -16,10 +16,10 @@ from typing import Annotated, Any, Final, cast
 from fastapi import APIRouter, Depends, Path, Request
 from pydantic import BaseModel, Field, StringConstraints
 
-from ..players import LEVEL_NAMES, LEVELS
-from . import accounts
+from ...players import LEVEL_NAMES, LEVELS
+from ..accounts import accounts
 from .bots import default_level
-from .cluster import Cluster
+from ..cluster.cluster import Cluster
 from .room import CardRoom, build_rules, check_level
 from .tables import LobbyError
 

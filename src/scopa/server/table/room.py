@@ -16,17 +16,17 @@ from typing import Any
 
 import sqlalchemy.exc
 
-from ..looks import LOOKS
-from ..players import LEVELS
-from ..rules import Rules
+from ...looks import LOOKS
+from ...players import LEVELS
+from ...rules import Rules
 from .bots import BotPool, Bots
-from .hub import Hub, LocalHub, RedisHub, process_name
+from ..cluster.hub import Hub, LocalHub, RedisHub, process_name
 from .ratelimit import HttpLimits
-from .settings import Settings
-from .storage import Storage, StoredSeat, StoredTable, now
+from ..settings import Settings
+from ..store.storage import Storage, StoredSeat, StoredTable, now
 from .tables import Listener, LobbyError, Table, clean_name
 from .tokens import hash_token, new_seat_token, new_table_code, normalise_code
-from .workers import RemoteBots
+from ..cluster.workers import RemoteBots
 
 log = logging.getLogger(__name__)
 

@@ -25,13 +25,13 @@ from fastapi import APIRouter, Depends, Path, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from .. import review
-from ..rules import Rules
-from .account_tables import review_jobs, reviews
+from ... import review
+from ...rules import Rules
+from ..store.schema import review_jobs, reviews
 from .accounts import rate_limit
-from .room import CardRoom
-from .storage import Storage, now
-from .tables import LobbyError
+from ..table.room import CardRoom
+from ..store.storage import Storage, now
+from ..table.tables import LobbyError
 
 log = logging.getLogger(__name__)
 

@@ -14,14 +14,14 @@ import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Path, Request
 from pydantic import BaseModel, Field
 
-from ..rules import Rules
-from .account_tables import account_matches, accounts, rating_history, ratings
+from ...rules import Rules
+from ..store.schema import account_matches, accounts, rating_history, ratings
 from .accounts import current_account, name_key, rate_limit
 from .ratings import display
-from .room import CardRoom
-from .schema import matches
-from .storage import Storage
-from .tables import LobbyError
+from ..table.room import CardRoom
+from ..store.schema import matches
+from ..store.storage import Storage
+from ..table.tables import LobbyError
 
 TOP: Final = 100
 RECENT: Final = 20

@@ -23,11 +23,11 @@ from typing import Final
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import commands
-from .cluster import Cluster
+from ..cluster.cluster import Cluster
 from .protocol import Hello, Ping, ProtocolError, encode, error_message, parse
 from .ratelimit import TokenBucket
 from .room import CardRoom
-from .settings import Settings
+from ..settings import Settings
 from .tables import POLICY_VIOLATION, Table
 from .tokens import normalise_code
 

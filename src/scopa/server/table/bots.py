@@ -24,12 +24,12 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol, TypeVar
 
-from ..game import Game
-from ..moves import Move
-from ..players import LEVELS, Player, Reason, hint, make_player
-from ..review import review_move
-from ..rules import Rules
-from ..view import Play, View
+from ...game import Game
+from ...moves import Move
+from ...players import LEVELS, Player, Reason, hint, make_player
+from ...review import review_move
+from ...rules import Rules
+from ...view import Play, View
 
 T = TypeVar("T")
 Position = dict[str, Any]
@@ -166,7 +166,7 @@ class BotPool:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(["scopa.players", "scopa.server.bots"])
+        self._context.set_forkserver_preload(["scopa.players", "scopa.server.table.bots"])
         self._executor: ProcessPoolExecutor | None = None
 
     def _pool(self) -> ProcessPoolExecutor:

@@ -30,7 +30,7 @@ from typing import Any, Final, Protocol
 import redis as sync_redis
 import redis.asyncio as redis
 
-from .protocol import encode_list
+from ..table.protocol import encode_list
 
 log = logging.getLogger(__name__)
 

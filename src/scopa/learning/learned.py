@@ -60,12 +60,12 @@ from ..moves import Move
 from ..round import Round
 from ..rules import Rules
 from ..view import View
-from .base import check_turn
+from ..players.base import check_turn
 from .evaluation import Evaluation, evaluation_for
 from .features import Record, check_features, recorder
-from .master import _FEWEST, _FULL_MOVES, Decision
-from .outlook import Utility
-from .simulation import RoundModel, round_model
+from ..players.master import _FEWEST, _FULL_MOVES, Decision
+from ..players.outlook import Utility
+from ..players.simulation import RoundModel, round_model
 from .weighting import PlayLikelihood
 
 DEFAULT_SAMPLES: Final = 128

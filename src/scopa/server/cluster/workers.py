@@ -22,10 +22,10 @@ from typing import Any, Final
 import redis
 import redis.asyncio as aredis
 
-from ..moves import Move
-from ..players import Reason
-from ..review import review_move
-from .bots import Position, hint_at, move_at, read_hint
+from ...moves import Move
+from ...players import Reason
+from ...review import review_move
+from ..table.bots import Position, hint_at, move_at, read_hint
 from .hub import PREFIX
 
 log = logging.getLogger(__name__)
