@@ -33,13 +33,13 @@ import time
 
 from scopa import Game, Rules
 from scopa.cards import ALL_CARDS_MASK, value_of
-from scopa.learning.selfplay import DEFAULT_GUESSES, LearnedPolicy, play_matches
-from scopa.players.base import Player
 from scopa.learning.evaluation import Evaluation, evaluation_for
 from scopa.learning.learned import DEFAULT_PLIES, REPLIES, LearnedPlayer
+from scopa.learning.selfplay import DEFAULT_GUESSES, LearnedPolicy, play_matches
+from scopa.learning.weighting import DEFAULT_SHARPNESS
+from scopa.players.base import Player
 from scopa.players.master import MasterPlayer
 from scopa.players.simulation import round_model
-from scopa.learning.weighting import DEFAULT_SHARPNESS
 from scopa.round import Round, shuffled_deck
 from scopa.scoring import match_winner
 

@@ -1,8 +1,8 @@
 """Where the bot levels sit on the openskill scale: a round robin of the levels at 2-player
 scopa, each pair playing ``matches`` matches (seats swapped every other match), every level
 starting at openskill's defaults and rated match by match like people. Prints each level's
-fitted mu and sigma beside its anchor in ``scopa.server.accounts.ratings.ANCHORS``, shifted so that the
-expert sits on its anchor (only the gaps between levels mean something). Seeded, but the
+fitted mu and sigma beside its anchor in ``scopa.server.accounts.ratings.ANCHORS``, shifted so
+that the expert sits on its anchor (only the gaps between levels mean something). Seeded, but the
 master's half-second cap per move lets a busy machine change the figures a little.
 
     .venv/bin/python benchmarks/rating_anchors.py [matches per pair]

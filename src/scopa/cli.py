@@ -38,13 +38,13 @@ from rich.progress import (
 from rich.table import Table
 
 from . import __version__, tournament
-from .cards import RE_BELLO, SETTEBELLO, Card
+from .extras import MissingExtraError, missing_extra
 from .game import Game
-from .looks import LOOKS, card_label, cards_label
+from .looks import LOOKS, cards_label
 from .players import make_player
 from .round import core
 from .rules import PRESETS, Rules, preset_names
-from .scoring import RoundScore
+from .text import breakdown, hand_text, play_text, rules_summary, side_name
 from .view import Play
 
 EXIT_USAGE = 2
@@ -161,22 +161,6 @@ def _console(stderr: bool = False) -> Console:
     return console
 
 
-def side_name(rules: Rules, side: int) -> str:
-    """``Seat 1`` when players play alone, ``Side 0 (seats 0, 2)`` for teams."""
-    seats = [seat for seat in range(rules.players) if rules.side_of(seat) == side]
-    if len(seats) == 1:
-        return f"Seat {seats[0]}"
-    return f"Side {side} (seats {', '.join(str(s) for s in seats)})"
-
-
-def rules_summary(rules: Rules) -> str:
-    sides = f", {rules.sides} sides" if rules.sides != rules.players else ""
-    return (
-        f"{rules.name}: {rules.players} players{sides}, capture {rules.capture}, "
-        f"target {rules.target}"
-    )
-
-
 def cmd_presets(args: argparse.Namespace) -> int:
     console = _console()
     table = Table(title="Rule presets (scopa and escoba are the defaults)", box=box.SIMPLE_HEAD)
@@ -222,7 +206,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
             str(seat),
             str(rules.side_of(seat)),
             ", ".join(role),
-            _hand_text(game.hand(seat), look),
+            hand_text(game.hand(seat), look),
         )
     console.print(hands)
     view = game.view(None)
@@ -242,12 +226,6 @@ def cmd_deal(args: argparse.Namespace) -> int:
         teams = "; ".join(side_name(rules, side) for side in range(rules.sides))
         console.print(f"Teams: {teams}", soft_wrap=True)
     return 0
-
-
-def _hand_text(hand: Sequence[Card], look: str, per_line: int = 5) -> str:
-    """A hand's labels, five to a line, so that a long hand never breaks inside a label."""
-    lines = [hand[start : start + per_line] for start in range(0, len(hand), per_line)]
-    return "\n".join(cards_label(line, look) for line in lines) or "-"
 
 
 def _new_game(rules: Rules, seed: int | None) -> Game:
@@ -326,45 +304,6 @@ def replay_record(data: dict[str, Any], where: str) -> Game:
     return game
 
 
-def _breakdown(
-    rules: Rules, scores: Sequence[RoundScore], totals: Sequence[int], look: str
-) -> Table:
-    table = Table(box=box.SIMPLE_HEAD, caption="figures, then the points they score")
-    table.add_column("", no_wrap=True)
-    for side in range(len(scores)):
-        table.add_column(side_name(rules, side), justify="right")
-
-    def row(label: str, cells: Sequence[str]) -> None:
-        table.add_row(label, *cells)
-
-    def points(value: int) -> str:
-        return f"[bold]+{value}[/bold]" if value else "[dim]·[/dim]"
-
-    row("cards", [f"{s.card_count}  {points(s.cards)}" for s in scores])
-    row("coins", [f"{s.coin_count}  {points(s.coins)}" for s in scores])
-    row(f"settebello {card_label(SETTEBELLO, look)}", [points(s.settebello) for s in scores])
-    if rules.sevens:
-        row("sevens", [f"{s.seven_count}  {points(s.sevens)}" for s in scores])
-    else:
-        row(
-            f"primiera ({rules.primiera})",
-            [
-                f"{s.primiera_total} in {s.primiera_suits} suits  {points(s.primiera)}"
-                for s in scores
-            ],
-        )
-        row("  best cards", [cards_label(s.primiera_cards, look, " ") for s in scores])
-    row("sweeps", [points(s.sweeps) for s in scores])
-    if rules.re_bello:
-        row(f"re bello {card_label(RE_BELLO, look)}", [points(s.re_bello) for s in scores])
-    if rules.napola:
-        row("napola", [f"run of {s.napola_length}  {points(s.napola)}" for s in scores])
-    table.add_section()
-    row("round total", [str(s.total) for s in scores])
-    row("match total", [str(t) for t in totals])
-    return table
-
-
 def _plays_by_round(game: Game) -> list[list[Play]]:
     """Each round's plays, found by playing the game's moves again on a fresh game."""
     rounds: list[list[Play]] = [[] for _ in range(game.round_number + 1)]
@@ -376,14 +315,6 @@ def _plays_by_round(game: Game) -> list[list[Play]]:
         assert again.last_move is not None
         rounds[number].append(again.last_move)
     return rounds
-
-
-def _play_text(play: Play, look: str) -> str:
-    move = play.move
-    text = f"seat {play.seat}: {card_label(move.card, look)}"
-    if move.is_capture:
-        text += " takes " + cards_label(sorted(move.captured), look, " + ")
-    return text + ("  (sweep)" if play.sweep else "")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -406,8 +337,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         console.print(f"[bold]Round {number + 1}[/bold]")
         if args.moves:
             for play in plays[number]:
-                console.print(f"  {_play_text(play, look)}", soft_wrap=True)
-        console.print(_breakdown(rules, scores, totals, look))
+                console.print(f"  {play_text(play, look)}", soft_wrap=True)
+        console.print(breakdown(rules, scores, totals, look))
     console.print()
     if game.winner is not None:
         console.print(
@@ -425,8 +356,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    # Imported here: the server's dependencies load only for the command that needs them.
-    from .server.run import serve, settings_from
+    # Imported here: the card room's packages (the room extra) load only for this command.
+    try:
+        from .server.run import serve, settings_from
+    except ImportError as error:
+        raise missing_extra(error, "room", "scopa serve") from None
 
     try:
         settings = settings_from(
@@ -449,7 +383,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_bots(args: argparse.Namespace) -> int:
     # Imported here, like the server: only this command needs redis.
-    from .server.cluster.workers import work, worker_name
+    try:
+        from .server.cluster.workers import work, worker_name
+    except ImportError as error:
+        raise missing_extra(error, "room", "scopa bots") from None
 
     if not args.redis.startswith(("redis://", "rediss://", "unix://")):
         raise UsageError(f"--redis must be a redis:// URL; got {args.redis!r}")
@@ -503,7 +440,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise UsageError(f"--jobs must be 1 or more; got {args.jobs}")
     if args.plot and importlib.util.find_spec("matplotlib") is None:
-        raise UsageError("--plot needs matplotlib: pip install 'scopa[plot]'")
+        raise MissingExtraError("plot", "--plot", "matplotlib")
     games = args.matches * rules.sides
     console = _console()
     console.print(
@@ -764,7 +701,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return done.code if isinstance(done.code, int) else 0
         status: int = args.run(args)
         return status
-    except UsageError as error:
+    except (UsageError, MissingExtraError) as error:
         print(f"scopa: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -22,13 +22,13 @@ from rich.console import Console
 from rich.markup import escape
 
 from .cards import Card
-from .cli import _breakdown, _hand_text, _play_text, rules_summary
 from .errors import IllegalMoveError, InvalidMoveError
 from .game import Game
 from .looks import card_label, cards_label
 from .moves import Move
 from .players import Player, make_player
 from .players.expert import ExpertPlayer
+from .text import breakdown, hand_text, play_text, rules_summary
 from .view import View
 
 PERSON = 0
@@ -186,13 +186,13 @@ class TerminalGame:
                 soft_wrap=True,
             )
         self.console.print(
-            f"Table: {_hand_text(view.table, self.look, per_line=8)}", soft_wrap=True
+            f"Table: {hand_text(view.table, self.look, per_line=8)}", soft_wrap=True
         )
 
     def show_play(self, seat: int) -> None:
         play = self.game.last_move
         assert play is not None
-        text = _play_text(play, self.look).removeprefix(f"seat {seat}: ")
+        text = play_text(play, self.look).removeprefix(f"seat {seat}: ")
         self.console.print(f"{escape(self.seat_name(seat))}: {text}", soft_wrap=True)
 
     def show_round_end(self) -> None:
@@ -200,7 +200,7 @@ class TerminalGame:
         scores = game.round_scores[-1]
         self.console.print()
         self.console.print(f"[bold]End of round {len(game.round_scores)}[/bold]")
-        table = _breakdown(self.rules, scores, game.scores, self.look)
+        table = breakdown(self.rules, scores, game.scores, self.look)
         # The columns are headed by who plays, not by seat numbers.
         for side, column in enumerate(table.columns[1:]):
             column.header = escape(self.side_label(side))
@@ -228,7 +228,7 @@ class TerminalGame:
         )
         self.console.print(f"Cards in hand: {escape(others)}", soft_wrap=True)
         self.console.print(
-            f"[bold]Table:[/bold] {_hand_text(view.table, self.look, per_line=8)}",
+            f"[bold]Table:[/bold] {hand_text(view.table, self.look, per_line=8)}",
             soft_wrap=True,
         )
         hand = "  ".join(f"{card_label(card, self.look)} ({card})" for card in view.hand)

@@ -23,6 +23,7 @@ and seat, and games are gathered back in seed order. Only the move times vary.
 from __future__ import annotations
 
 import functools
+import importlib
 import importlib.util
 import math
 import multiprocessing
@@ -34,6 +35,7 @@ from dataclasses import asdict, dataclass, field
 from types import ModuleType
 from typing import Any, Final
 
+from .extras import missing_extra
 from .game import Game
 from .players import Player, make_player
 from .rules import Rules
@@ -62,27 +64,33 @@ class GameResult:
     """The longest single move, by level."""
 
 
-def make_bot(level: str, seed: int | None = None, rules: Rules | None = None) -> Player:
-    """A bot of ``level``: one of :data:`scopa.players.LEVELS`; ``openspiel-ismcts[:N|:Ts]``,
-    OpenSpiel's IS-MCTS with N simulations or T seconds a move (:mod:`scopa.env.ismcts`, the
-    ``rl`` extra), imported when asked for; or ``FILE.py:FACTORY[:ARGUMENT]``, your own bot:
-    ``FACTORY(ARGUMENT or None, seed)`` from that Python file (such as an agent trained on
-    :mod:`scopa.env`, see ``examples/``). These two are for tournaments, not the card room,
-    and so is ``learned`` (:mod:`scopa.learning.learned`, not a level until it wins): given
-    ``rules``, its weights are loaded now, so a missing or corrupt file fails before play."""
-    if level == "learned":
-        from .learning.evaluation import evaluation_for
-        from .learning.learned import LearnedPlayer
+_OPTIONAL_BOTS: Final = {
+    "learned": ("scopa.learning.levels", "learn"),
+    "openspiel-ismcts": ("scopa.env.ismcts", "rl"),
+}
+"""Bots for tournaments from scopa's optional parts, by name: the module whose ``make`` builds
+them, and the extra it needs."""
 
-        return LearnedPlayer(seed, evaluation=None if rules is None else evaluation_for(rules))
-    if level.partition(":")[0] == "openspiel-ismcts":
+
+def make_bot(level: str, seed: int | None = None, rules: Rules | None = None) -> Player:
+    """A bot of ``level``: one of :data:`scopa.players.LEVELS`; a bot of an optional part,
+    imported when asked for: ``learned`` (:mod:`scopa.learning.levels`, the ``learn``
+    extra, not a level until it wins) or ``openspiel-ismcts[:N|:Ts]``, OpenSpiel's IS-MCTS
+    with N simulations or T seconds a move (:mod:`scopa.env.ismcts`, the ``rl`` extra); or
+    ``FILE.py:FACTORY[:ARGUMENT]``, your own bot: ``FACTORY(ARGUMENT or None, seed)`` from
+    that Python file (such as an agent trained on :mod:`scopa.env`, see ``examples/``).
+    These are for tournaments, not the card room. Given ``rules``, a bot that loads weights
+    loads them now, so a missing or corrupt file fails before play."""
+    name = level.partition(":")[0]
+    if name in _OPTIONAL_BOTS:
+        module, extra = _OPTIONAL_BOTS[name]
         try:
-            from .env.ismcts import make
+            make: Callable[[str, int | None, Rules | None], Player] = importlib.import_module(
+                module
+            ).make
         except ImportError as error:
-            raise ValueError(
-                f"{level} needs OpenSpiel ({error.name or error}): pip install -e '.[rl]'"
-            ) from None
-        return make(level, seed)
+            raise missing_extra(error, extra, f"the {name} bot") from None
+        return make(level, seed, rules)
     path, _, rest = level.partition(":")
     if path.endswith(".py") and rest:
         return _bot_from_file(level, path, rest, seed)

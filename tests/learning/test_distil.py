@@ -16,8 +16,6 @@ from scopa import Rules
 from scopa.env.engine import Match
 from scopa.learning.__main__ import main
 from scopa.learning.distil import SEARCH_TARGETS, label, label_matches
-from scopa.learning.levels import level
-from scopa.learning.selfplay import LearnedPolicy, Positions
 from scopa.learning.evaluation import (
     STANDING_INPUTS,
     Evaluation,
@@ -27,7 +25,10 @@ from scopa.learning.evaluation import (
 )
 from scopa.learning.features import FEATURES, expand, record
 from scopa.learning.learned import LearnedPlayer, _leaf_values
-from scopa.players.master import Decision, MasterPlayer
+from scopa.learning.levels import level
+from scopa.learning.selfplay import LearnedPolicy, Positions
+from scopa.players.decision import Decision
+from scopa.players.master import MasterPlayer
 from scopa.players.sampling import Knowledge
 from scopa.players.simulation import round_model
 from scopa.round import Round, shuffled_deck

@@ -11,11 +11,11 @@ import pytest
 
 from scopa import Game, Rules
 from scopa.learning.__main__ import main
-from scopa.learning.levels import level
-from scopa.learning.selfplay import LearnedPolicy, generate, play_matches
 from scopa.learning.evaluation import OUTPUTS, Evaluation
 from scopa.learning.features import FEATURES, RECORD_FIELDS
 from scopa.learning.learned import LearnedPlayer
+from scopa.learning.levels import level
+from scopa.learning.selfplay import LearnedPolicy, generate, play_matches
 from scopa.tournament import make_bot
 from scopa.view import View
 

@@ -9,10 +9,10 @@ import random
 import pytest
 
 from scopa import Game, Rules
-from scopa.learning.levels import learned, level
 from scopa.learning.evaluation import weights_path
 from scopa.learning.learned import DEFAULT_SAMPLES, MIX_SAMPLES, LearnedPlayer, play_policy
-from scopa.players.master import Decision
+from scopa.learning.levels import learned, level
+from scopa.players.decision import Decision
 from scopa.players.simulation import round_model
 from scopa.view import View
 

@@ -17,8 +17,8 @@ from scopa.cards import mask_of
 from scopa.learning.evaluation import Evaluation, evaluation_for
 from scopa.learning.features import FEATURES, Record, record
 from scopa.learning.learned import LearnedPlayer
-from scopa.players.sampling import Knowledge
 from scopa.learning.weighting import PlayLikelihood
+from scopa.players.sampling import Knowledge
 from scopa.round import Round
 
 from ..conftest import deal, play_match

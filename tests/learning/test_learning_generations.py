@@ -13,10 +13,10 @@ import pytest
 from scopa import Rules
 from scopa.cards import ALL_CARDS_MASK, ids_of
 from scopa.learning.__main__ import main
-from scopa.learning.levels import level
-from scopa.learning.selfplay import LearnedPolicy, generate, play_matches
 from scopa.learning.evaluation import Evaluation, WeightsError, evaluation_for
 from scopa.learning.learned import LearnedPlayer
+from scopa.learning.levels import level
+from scopa.learning.selfplay import LearnedPolicy, generate, play_matches
 from scopa.round import Round, shuffled_deck
 from scopa.tournament import make_bot
 

@@ -10,8 +10,8 @@ import pytest
 
 from scopa import Rules
 from scopa.learning.__main__ import main
-from scopa.learning.selfplay import TARGETS, Positions, generate, play_matches
 from scopa.learning.features import RECORD_FIELDS
+from scopa.learning.selfplay import TARGETS, Positions, generate, play_matches
 
 
 def test_every_decision_is_a_position_with_its_rounds_outcome() -> None:

@@ -26,8 +26,8 @@ import pytest
 import sqlalchemy as sa
 import uvicorn
 
-from scopa.server.client import Lobby, TableConnection
 from scopa.server import Settings, create_app
+from scopa.server.client import Lobby, TableConnection
 from scopa.server.run import uvicorn_config
 
 TIMEOUT = 30.0

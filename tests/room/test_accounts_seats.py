@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from scopa.server.client import Lobby, TableConnection
 from scopa.server.accounts.seatkeys import KEY_COOKIE
+from scopa.server.client import Lobby, TableConnection
 
 from .server_support import TIMEOUT, Server, anyio_backend, running_server, settings_for
 

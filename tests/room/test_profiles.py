@@ -13,9 +13,9 @@ import httpx
 import pytest
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from scopa.server.accounts.ratings import display
 from scopa.server.client import Lobby, TableConnection
 from scopa.server.store.schema import accounts, ratings
-from scopa.server.accounts.ratings import display
 
 from .server_support import (
     Seated,

@@ -13,9 +13,17 @@ import pytest
 import sqlalchemy as sa
 
 from scopa import Rules
+from scopa.server.accounts.ratings import (
+    ANCHORS,
+    MODEL,
+    Rated,
+    display,
+    pool_of,
+    side_ranks,
+    update,
+)
 from scopa.server.client import Lobby, TableConnection
 from scopa.server.store.schema import account_matches, rating_history, ratings
-from scopa.server.accounts.ratings import ANCHORS, MODEL, Rated, display, pool_of, side_ranks, update
 
 from .server_support import (
     TIMEOUT,

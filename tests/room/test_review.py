@@ -16,11 +16,11 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from scopa import CARDS, Game, Rules
-from scopa.server.client import Lobby, TableConnection
 from scopa.players import make_player
 from scopa.review import BLUNDER, INACCURACY, MARKS, jobs, review_match, review_move
-from scopa.server.store.schema import review_jobs, reviews
 from scopa.server.accounts.reviews import CLAIM_LAPSE
+from scopa.server.client import Lobby, TableConnection
+from scopa.server.store.schema import review_jobs, reviews
 
 from .server_support import (
     Seated,

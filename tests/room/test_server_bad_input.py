@@ -15,7 +15,14 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from scopa.server.client import Closed, Lobby, LobbyRefused, ServerError, TableConnection, socket_url
+from scopa.server.client import (
+    Closed,
+    Lobby,
+    LobbyRefused,
+    ServerError,
+    TableConnection,
+    socket_url,
+)
 
 from .server_support import (
     TIMEOUT,

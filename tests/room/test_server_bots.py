@@ -18,8 +18,8 @@ import redis.asyncio as aredis
 
 from scopa import Game, Rules
 from scopa.server.client import Lobby, TableConnection
-from scopa.server.table.bots import BotPool, position
 from scopa.server.cluster.workers import JOBS, WORKERS, inbox, working
+from scopa.server.table.bots import BotPool, position
 
 from .server_support import (
     TIMEOUT,

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from scopa.server.client import Lobby, TableConnection
 from scopa.players.hints import REASONS
+from scopa.server.client import Lobby, TableConnection
 
 from .server_support import (
     TIMEOUT,

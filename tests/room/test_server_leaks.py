@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from scopa import CARDS, Game, Rules
-from scopa.server.client import Lobby, TableConnection
 from scopa.players import LEVELS
+from scopa.server.client import Lobby, TableConnection
 
 from .server_support import TIMEOUT, anyio_backend, running_server, settings_for
 

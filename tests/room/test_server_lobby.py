@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from scopa.server.client import Lobby, LobbyRefused, TableConnection
 from scopa.players import LEVEL_NAMES, LEVELS
+from scopa.server.client import Lobby, LobbyRefused, TableConnection
 
 from .server_support import (
     TIMEOUT,

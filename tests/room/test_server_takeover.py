@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from scopa.server.client import Lobby
 from scopa.rules import Rules
+from scopa.server.client import Lobby
 from scopa.server.table.room import CardRoom
 from scopa.server.table.tables import LobbyError
 

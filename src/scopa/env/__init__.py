@@ -15,21 +15,36 @@ move, the same for every preset and state), the observation
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import gymnasium
+# PettingZoo and Gymnasium load only when their environments are asked for, so that
+# ``scopa.env.engine`` (the fast round for one's own training loop) needs numpy alone.
+if TYPE_CHECKING:
+    from .aec import ScopaEnv
 
-from .aec import ScopaEnv
+try:
+    import gymnasium
+except ModuleNotFoundError:
+    pass
+else:
+    if "scopa/Scopa-v0" not in gymnasium.registry:
+        gymnasium.register(id="scopa/Scopa-v0", entry_point="scopa.env.single:SingleSeatEnv")
 
 
 def env(**kwargs: Any) -> ScopaEnv:
     """The PettingZoo environment, as PettingZoo's classic games are made: ``env(preset=...)``."""
+    from .aec import ScopaEnv
+
     return ScopaEnv(**kwargs)
 
 
-raw_env = ScopaEnv
+def __getattr__(name: str) -> Any:
+    """``ScopaEnv`` and its PettingZoo name ``raw_env``, imported on first use."""
+    if name in ("ScopaEnv", "raw_env"):
+        from .aec import ScopaEnv
 
-if "scopa/Scopa-v0" not in gymnasium.registry:
-    gymnasium.register(id="scopa/Scopa-v0", entry_point="scopa.env.single:SingleSeatEnv")
+        return ScopaEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["ScopaEnv", "env", "raw_env"]

@@ -101,9 +101,10 @@ class ISMCTSPlayer:
         return move
 
 
-def make(level: str, seed: int | None = None) -> ISMCTSPlayer:
+def make(level: str, seed: int | None = None, rules: Rules | None = None) -> ISMCTSPlayer:
     """The player for ``openspiel-ismcts``, ``openspiel-ismcts:SIMULATIONS`` or
-    ``openspiel-ismcts:SECONDSs``."""
+    ``openspiel-ismcts:SECONDSs`` (:func:`scopa.tournament.make_bot`); it plays any
+    ``rules``, so they are not needed here."""
     name, _, option = level.partition(":")
     if name != LEVEL:
         raise ValueError(f"not an {LEVEL} level: {level!r}")

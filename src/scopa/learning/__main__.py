@@ -40,13 +40,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .evaluation import Evaluation, check_target, rules_name, weights_path
-from .features import FEATURE_SETS, check_features
-from .learned import REPLIES, check_reply
 from ..players.master import DEFAULT_SAMPLES
 from ..rules import Rules
 from ..tournament import Tournament, run
 from .distil import SEARCH_TARGETS, label
+from .evaluation import Evaluation, check_target, rules_name, weights_path
+from .features import FEATURE_SETS, check_features
+from .learned import REPLIES, check_reply
 from .levels import level
 from .selfplay import (
     DEFAULT_EPSILON,

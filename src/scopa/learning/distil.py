@@ -10,7 +10,7 @@ round). A net fitted to those labels imitates the search; the learned level then
 searches with the net at its leaves, as AlphaZero and ExIt do.
 
 The master adds the expert's foresight to every move's value (a prior of 0.2 utility per
-round point of its two-turn look, :data:`~scopa.players.master._FORESIGHT_WEIGHT`), which
+round point of its two-turn look, :data:`~scopa.players.decision.FORESIGHT_WEIGHT`), which
 is a bias that ranks moves, not part of a position's win chance; the learned level adds
 it again at its root. So each position keeps both the search's value of its best move
 and that move's prior, and the net learns their difference: the search's utility of the
@@ -35,10 +35,11 @@ from typing import Final
 import numpy as np
 
 from ..env.engine import Match
-from .features import record, record_length
-from ..players.master import DEFAULT_SAMPLES, Decision, MasterPlayer
+from ..players.decision import Decision
+from ..players.master import DEFAULT_SAMPLES, MasterPlayer
 from ..players.simulation import round_model
 from ..rules import Rules
+from .features import record, record_length
 from .selfplay import DEFAULT_EPSILON, Generated, Positions, chunks, run_chunks
 
 SEARCH_TARGETS: Final = ("search_value", "search_prior", "match_won")

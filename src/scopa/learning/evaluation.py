@@ -37,9 +37,9 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from ..players.outlook import outlook
 from ..rules import PRESETS, Rules
 from .features import FEATURES, check_features, expand
-from ..players.outlook import outlook
 
 WEIGHTS_DIR: Final = Path(__file__).with_name("weights")
 """Where the shipped weights live."""

@@ -57,15 +57,15 @@ from typing import Final
 
 from ..cards import ALL_CARDS_MASK, value_of
 from ..moves import Move
+from ..players.base import check_turn
+from ..players.decision import Decision, samples_for
+from ..players.outlook import Utility
+from ..players.simulation import RoundModel, round_model
 from ..round import Round
 from ..rules import Rules
 from ..view import View
-from ..players.base import check_turn
 from .evaluation import Evaluation, evaluation_for
 from .features import Record, check_features, recorder
-from ..players.master import _FEWEST, _FULL_MOVES, Decision
-from ..players.outlook import Utility
-from ..players.simulation import RoundModel, round_model
 from .weighting import PlayLikelihood
 
 DEFAULT_SAMPLES: Final = 128
@@ -197,7 +197,7 @@ class LearnedPlayer:
         samples = self.samples
         if mix:
             # As the master does: many moves share the playouts of a few.
-            samples = min(samples, max(_FEWEST, samples * _FULL_MOVES // len(moves)))
+            samples = samples_for(samples, len(moves))
         samples = 1 if knowledge.open else samples
         likelihood = (
             PlayLikelihood.of(view, knowledge, evaluation, self.weighting)

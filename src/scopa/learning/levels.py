@@ -19,11 +19,21 @@ from __future__ import annotations
 from pathlib import Path
 
 # Absolute imports: tournaments load this file by its path, outside the package.
-from scopa.players.base import Player
-from scopa.learning.evaluation import Evaluation
+from scopa.learning.evaluation import Evaluation, evaluation_for
 from scopa.learning.learned import DEFAULT_PLIES, LearnedPlayer
+from scopa.players.base import Player
+from scopa.rules import Rules
 
 _SETTINGS = ("samples", "plies", "weighting", "reply", "mix")
+
+
+def make(level: str, seed: int | None, rules: Rules | None) -> Player:
+    """The ``learned`` bot of tournaments (:func:`scopa.tournament.make_bot`), with the
+    shipped weights: given ``rules``, those rules' weights are loaded now, so a missing or
+    corrupt file fails before play."""
+    if level != "learned":
+        raise ValueError(f"not the learned level: {level!r}")
+    return LearnedPlayer(seed, evaluation=None if rules is None else evaluation_for(rules))
 
 
 def level(weights: Path | str, **settings: float | str) -> str:

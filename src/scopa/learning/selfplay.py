@@ -44,14 +44,14 @@ import numpy.typing as npt
 
 from ..cards import ALL_CARDS_MASK, ids_of, value_of
 from ..moves import Move
-from .evaluation import Evaluation
-from .features import Record, record_length, recorder
-from .learned import check_reply, every_reply, play_policy, search_values
 from ..players.outlook import outlook
 from ..players.simulation import round_model
 from ..round import Round, shuffled_deck
 from ..rules import Rules
 from ..scoring import RoundScore, match_winner
+from .evaluation import Evaluation
+from .features import Record, record_length, recorder
+from .learned import check_reply, every_reply, play_policy, search_values
 
 CATEGORIES: Final = ("cards", "coins", "settebello", "primiera", "sweeps", "re_bello", "napola",
                      "sevens")

@@ -21,9 +21,9 @@ from typing import Final
 
 import numpy as np
 
+from ..rules import Rules
 from .evaluation import OUTPUTS, STANDING_INPUTS, Evaluation, check_target, standing_inputs
 from .features import FEATURES, RECORD_FIELDS, expand
-from ..rules import Rules
 from .selfplay import Positions
 
 DEFAULT_HIDDEN: Final = 64

@@ -27,11 +27,11 @@ from typing import Final
 
 from ..capture import move_generator
 from ..cards import ids_of
+from ..players.sampling import Knowledge
 from ..round import Round, sweep_scores
 from ..view import View
 from .evaluation import Evaluation
 from .features import Record
-from ..players.sampling import Knowledge
 
 DEFAULT_SHARPNESS: Final = 2.0
 """Per round point of value: how much likelier the model makes a better move."""

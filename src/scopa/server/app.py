@@ -23,10 +23,10 @@ from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 from .. import __version__
 from .accounts import accounts, profiles, replays, reviews
-from .table import lobby
 from .cluster.cluster import Cluster
-from .table.room import CardRoom
 from .settings import Settings
+from .table import lobby
+from .table.room import CardRoom
 from .table.sockets import table_socket
 from .table.tables import LobbyError
 

@@ -35,15 +35,14 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, Field, StringConstraints
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from . import ratings, seatkeys
-from ..store.schema import accounts, seat_accounts, sessions
-from ..table.room import CardRoom
-from ..store.schema import seats, tables
 from ..settings import Settings
+from ..store.schema import accounts, seat_accounts, seats, sessions, tables
 from ..store.storage import Storage as Database
 from ..store.storage import now
+from ..table.room import CardRoom
 from ..table.tables import LobbyError
 from ..table.tokens import token_matches
+from . import ratings, seatkeys
 
 COOKIE: Final = "scopa_session"
 SESSION_DAYS: Final = 30
@@ -80,10 +79,10 @@ def check_name(name: str) -> str:
 
     >>> check_name("  Anna Rossi ")
     'Anna Rossi'
-    >>> check_name("x" * 25)
+    >>> check_name("x" * 25)  # doctest: +IGNORE_EXCEPTION_DETAIL
     Traceback (most recent call last):
     ...
-    scopa.server.table.tables.LobbyError: a user name may have at most 24 characters; this one has 25
+    LobbyError: a user name may have at most 24 characters; this one has 25
     """
     name = name.strip()
     if not name:

@@ -15,13 +15,12 @@ from fastapi import APIRouter, Depends, Path, Request
 from pydantic import BaseModel, Field
 
 from ...rules import Rules
-from ..store.schema import account_matches, accounts, rating_history, ratings
+from ..store.schema import account_matches, accounts, matches, rating_history, ratings
+from ..store.storage import Storage
+from ..table.room import CardRoom
+from ..table.tables import LobbyError
 from .accounts import current_account, name_key, rate_limit
 from .ratings import display
-from ..table.room import CardRoom
-from ..store.schema import matches
-from ..store.storage import Storage
-from ..table.tables import LobbyError
 
 TOP: Final = 100
 RECENT: Final = 20

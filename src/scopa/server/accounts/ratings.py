@@ -29,8 +29,14 @@ from openskill.models import PlackettLuce
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ...rules import Rules
-from ..store.schema import account_matches, rating_history, ratings, seat_accounts, table_modes
-from ..store.schema import matches
+from ..store.schema import (
+    account_matches,
+    matches,
+    rating_history,
+    ratings,
+    seat_accounts,
+    table_modes,
+)
 from ..store.storage import Storage, now
 
 log = logging.getLogger(__name__)

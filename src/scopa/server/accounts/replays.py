@@ -17,9 +17,9 @@ from ...cards import Card
 from ...game import Game
 from ...moves import Move
 from ...rules import Rules
-from .accounts import rate_limit
-from ..table.room import CardRoom
 from ..store.schema import matches, tables
+from ..table.room import CardRoom
+from .accounts import rate_limit
 
 router = APIRouter(prefix="/api", tags=["players"], dependencies=[Depends(rate_limit)])
 

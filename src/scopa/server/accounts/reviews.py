@@ -28,10 +28,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from ... import review
 from ...rules import Rules
 from ..store.schema import review_jobs, reviews
-from .accounts import rate_limit
-from ..table.room import CardRoom
 from ..store.storage import Storage, now
+from ..table.room import CardRoom
 from ..table.tables import LobbyError
+from .accounts import rate_limit
 
 log = logging.getLogger(__name__)
 

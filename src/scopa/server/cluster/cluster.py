@@ -38,10 +38,10 @@ from collections.abc import Coroutine
 from typing import Any, Final, Protocol
 
 from ..table.commands import run
-from .hub import RENEW_SECONDS
 from ..table.protocol import ProtocolError, error_message, parse
 from ..table.room import CardRoom
 from ..table.tables import POLICY_VIOLATION, LobbyError, Table
+from .hub import RENEW_SECONDS
 from .workers import RemoteBots
 
 log = logging.getLogger(__name__)

@@ -18,8 +18,8 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from ...players import LEVEL_NAMES, LEVELS
 from ..accounts import accounts
-from .bots import default_level
 from ..cluster.cluster import Cluster
+from .bots import default_level
 from .room import CardRoom, build_rules, check_level
 from .tables import LobbyError
 

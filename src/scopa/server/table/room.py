@@ -19,14 +19,14 @@ import sqlalchemy.exc
 from ...looks import LOOKS
 from ...players import LEVELS
 from ...rules import Rules
-from .bots import BotPool, Bots
 from ..cluster.hub import Hub, LocalHub, RedisHub, process_name
-from .ratelimit import HttpLimits
+from ..cluster.workers import RemoteBots
 from ..settings import Settings
 from ..store.storage import Storage, StoredSeat, StoredTable, now
+from .bots import BotPool, Bots
+from .ratelimit import HttpLimits
 from .tables import Listener, LobbyError, Table, clean_name
 from .tokens import hash_token, new_seat_token, new_table_code, normalise_code
-from ..cluster.workers import RemoteBots
 
 log = logging.getLogger(__name__)
 

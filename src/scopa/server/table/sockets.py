@@ -22,12 +22,12 @@ from typing import Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from . import commands
 from ..cluster.cluster import Cluster
+from ..settings import Settings
+from . import commands
 from .protocol import Hello, Ping, ProtocolError, encode, error_message, parse
 from .ratelimit import TokenBucket
 from .room import CardRoom
-from ..settings import Settings
 from .tables import POLICY_VIOLATION, Table
 from .tokens import normalise_code
 

@@ -20,11 +20,11 @@ from ...errors import IllegalMoveError, InvalidMoveError
 from ...game import Game
 from ...rules import Rules
 from ...view import Play
-from . import bots
 from ..accounts import ratings
-from .protocol import ProtocolError, encode, error_message
 from ..settings import Settings
 from ..store.storage import StaleOwnerError, Storage, StoredSeat, now
+from . import bots
+from .protocol import ProtocolError, encode, error_message
 from .tokens import hash_token, new_seat_token, new_seed, token_matches
 
 log = logging.getLogger(__name__)

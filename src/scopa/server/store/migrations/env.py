@@ -1,8 +1,9 @@
 """Alembic's entry point for the card room's schema.
 
-``scopa serve`` runs the migrations itself at startup (see ``scopa.server.store.storage.migrate``) on a
-connection it hands over in ``config.attributes["connection"]``, so this works from an installed
-package with no ``alembic.ini``. For a new revision, run alembic with ``-x url=sqlite:///dev.db``
+``scopa serve`` runs the migrations itself at startup (see
+``scopa.server.store.storage.migrate``) on a connection it hands over in
+``config.attributes["connection"]``, so this works from an installed package with no
+``alembic.ini``. For a new revision, run alembic with ``-x url=sqlite:///dev.db``
 (a synchronous URL) from this folder's parent: ``alembic -c /dev/null -x url=... revision``.
 """
 
