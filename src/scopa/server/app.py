@@ -22,10 +22,10 @@ from redis.exceptions import RedisError
 from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 from .. import __version__
-from .accounts import accounts, profiles, replays, reviews
+from . import lobby
+from .accounts import accounts, profiles, ratings, replays, reviews
 from .cluster.cluster import Cluster
 from .settings import Settings
-from .table import lobby
 from .table.room import CardRoom
 from .table.sockets import table_socket
 from .table.tables import LobbyError
@@ -61,6 +61,8 @@ def create_app(
 ) -> FastAPI:
     """The card room as an ASGI app; ``on_open`` runs once it is ready for clients."""
     room = CardRoom(settings or Settings())
+    # What follows a finished match subscribes to its announcement; the tables know none of it.
+    room.match_ends.subscribe(ratings.rater(room.storage))
     cluster = Cluster(room)
 
     @asynccontextmanager

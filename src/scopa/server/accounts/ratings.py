@@ -38,6 +38,7 @@ from ..store.schema import (
     table_modes,
 )
 from ..store.storage import Storage, now
+from ..table.finished import FinishedMatch, Subscriber
 
 log = logging.getLogger(__name__)
 
@@ -141,6 +142,18 @@ async def is_rated(storage: Storage, code: str) -> bool:
                 sa.select(table_modes.c.rated).where(table_modes.c.table_code == code)
             )
         )
+
+
+def rater(storage: Storage) -> Subscriber:
+    """The subscriber to the room's finished matches that rates them (:func:`match_over`)."""
+
+    async def rate(match: FinishedMatch) -> None:
+        await match_over(
+            storage, match.code, match.match_id, match.rules, match.kinds, match.scores,
+            match.winner,
+        )
+
+    return rate
 
 
 async def match_over(

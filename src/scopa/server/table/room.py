@@ -24,6 +24,7 @@ from ..cluster.workers import RemoteBots
 from ..settings import Settings
 from ..store.storage import Storage, StoredSeat, StoredTable, now
 from .bots import BotPool, Bots
+from .finished import MatchEnds
 from .ratelimit import HttpLimits
 from .tables import Listener, LobbyError, Table, clean_name
 from .tokens import hash_token, new_seat_token, new_table_code, normalise_code
@@ -73,6 +74,9 @@ class CardRoom:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.storage = Storage(settings.db_url)
+        self.match_ends = MatchEnds()
+        """Told of every match that ends at a table of this process: ratings subscribe, and
+        whatever else a finished match sets going."""
         self.name = settings.process_name or process_name()
         self.pool: Bots = (
             RemoteBots(settings.redis_url, self.name)
@@ -213,6 +217,7 @@ class CardRoom:
         return Table(
             code, rules, look, status, seats, self.storage, self.settings, self.pool, epoch=epoch,
             lobby_changed=self.hub.lobby_changed if self.hub.shared else None,
+            match_ends=self.match_ends,
         )
 
     def _restore(self, stored: StoredTable, epoch: int) -> Table:

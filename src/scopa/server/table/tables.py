@@ -20,10 +20,10 @@ from ...errors import IllegalMoveError, InvalidMoveError
 from ...game import Game
 from ...rules import Rules
 from ...view import Play
-from ..accounts import ratings
 from ..settings import Settings
 from ..store.storage import StaleOwnerError, Storage, StoredSeat, now
 from . import bots
+from .finished import FinishedMatch, MatchEnds
 from .protocol import ProtocolError, encode, error_message
 from .tokens import hash_token, new_seat_token, new_seed, token_matches
 
@@ -107,7 +107,10 @@ class Table:
         touched: datetime | None = None,
         epoch: int = 0,
         lobby_changed: Callable[[], Awaitable[None]] | None = None,
+        match_ends: MatchEnds | None = None,
     ) -> None:
+        """``match_ends``: the room's announcement of finished matches, which this table's
+        own (:attr:`match_ends`) passes each of its finished matches on to."""
         self.code = code
         self.rules = rules
         self.look = look
@@ -133,6 +136,12 @@ class Table:
         self._storage = storage
         self._settings = settings
         self._pool = pool
+        self.match_ends = MatchEnds()
+        """Told of each match that ends here, before it is broadcast: first this table's
+        stand-ins end, then the room hears of it."""
+        self.match_ends.subscribe(self._end_stand_ins)
+        if match_ends is not None:
+            self.match_ends.subscribe(match_ends.announce)
         self._hints: dict[int, tuple[tuple[int | None, int], dict[str, Any]]] = {}
         """The last hint worked out for each seat, by the (match, version) it is for."""
         self._lobby_changed = lobby_changed
@@ -550,18 +559,24 @@ class Table:
                 ) from None
             self.plays.append(play)
             self.touch()
-            if game.is_over:
+            if game.winner is not None:
                 self.status = "over"
-                self.stand_ins.clear()
-                assert game.winner is not None
-                await ratings.match_over(
-                    self._storage, self.code, self.match_id, self.rules,
-                    [seat.kind for seat in self.seats], game.scores, game.winner,
+                # Announced once stored and before anything is sent, so that whoever reads the
+                # table, the last state and ``over`` finds the match's consequences (ratings,
+                # the stand-ins' end) already in place.
+                await self.match_ends.announce(
+                    FinishedMatch(
+                        self.code, self.match_id, self.rules,
+                        tuple(seat.kind for seat in self.seats), tuple(game.scores), game.winner,
+                    )
                 )
-            if game.is_over:
                 self._broadcast_table()
             self._broadcast_state()
             self._schedule_turn()
+
+    async def _end_stand_ins(self, match: FinishedMatch) -> None:
+        """A finished match has no turns left for a stand-in to play."""
+        self.stand_ins.clear()
 
     def _match_for(self, seat: int, ref: str | int | None, token: str | None) -> Game:
         """The match ``seat`` is playing, if its ``token`` (a person's) still holds the seat."""

@@ -1,0 +1,68 @@
+"""The end of a match, announced: a table applies and stores its last move, tells every
+subscriber that the match is over, then broadcasts it.
+
+What follows a finished match is not the move's business: ratings, a stand-in's end, and (as
+they come) tournament standings and daily results each subscribe here, so the move path stays
+the same however many there are. lila does the same: its ``Finisher`` and perfs updater
+consume a finished game; the round does not rate it.
+
+>>> import asyncio
+>>> from scopa import Rules
+>>> ends = MatchEnds()
+>>> async def show(match: FinishedMatch) -> None:
+...     print(f"table {match.code}: side {match.winner} wins {match.scores}")
+>>> ends.subscribe(show)
+>>> match = FinishedMatch("ABC123", 1, Rules.preset("scopa"), ("human", "bot"), (11, 7), 0)
+>>> asyncio.run(ends.announce(match))
+table ABC123: side 0 wins (11, 7)
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from ...rules import Rules
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class FinishedMatch:
+    """A match that has just ended at a table: all a subscriber is told."""
+
+    code: str
+    """The table's code."""
+    match_id: int
+    rules: Rules
+    kinds: tuple[str, ...]
+    """Each seat's kind at the end (``human`` or ``bot``): a person's seat that is a bot's
+    now was walked out of."""
+    scores: tuple[int, ...]
+    """Each side's match points."""
+    winner: int
+    """The winning side."""
+
+
+Subscriber = Callable[[FinishedMatch], Awaitable[None]]
+
+
+class MatchEnds:
+    """Who is told of each finished match, in the order they subscribed."""
+
+    def __init__(self) -> None:
+        self._subscribers: list[Subscriber] = []
+
+    def subscribe(self, subscriber: Subscriber) -> None:
+        self._subscribers.append(subscriber)
+
+    async def announce(self, match: FinishedMatch) -> None:
+        """Tell every subscriber, one after the other. A subscriber that fails is logged and
+        the others are still told: the match is over and stored whatever they do."""
+        for subscriber in self._subscribers:
+            try:
+                await subscriber(match)
+            except Exception:
+                log.exception("table %s: match %s: a subscriber failed", match.code,
+                              match.match_id)
