@@ -13,7 +13,7 @@ True
 """
 
 from .capture import capture_options
-from .cards import CARDS, RANKS, SUITS, Card
+from .cards import CARDS, RANKS, SUITS, Card, Mask
 from .errors import IllegalMoveError, InvalidMoveError
 from .game import Game
 from .moves import Move
@@ -30,6 +30,7 @@ __all__ = [
     "Game",
     "IllegalMoveError",
     "InvalidMoveError",
+    "Mask",
     "Move",
     "Play",
     "RoundScore",

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from .cards import ALL_CARDS_MASK, CAPTURE_VALUES, VALUE_MASKS, Card, ids_of, mask_of
+from .cards import ALL_CARDS_MASK, CAPTURE_VALUES, VALUE_MASKS, Card, Mask, ids_of, mask_of
 from .moves import Move, move_of
 from .rules import Rules
 
@@ -29,7 +29,7 @@ _BELOW: Final = tuple(sum(VALUE_MASKS[w] for w in range(1, min(v, 11))) for v in
 """``_BELOW[v]``: every card worth less than ``v``."""
 
 
-def _subsets_worth(cards: int, total: int) -> tuple[int, ...]:
+def _subsets_worth(cards: Mask, total: int) -> tuple[Mask, ...]:
     """Every subset of ``cards`` whose values add up to ``total``, in increasing mask order
     (so by their highest card first: move lists keep a stable order).
 
@@ -43,7 +43,7 @@ def _subsets_worth(cards: int, total: int) -> tuple[int, ...]:
     return tuple(found)
 
 
-def _grow_subsets(cards: int, total: int) -> tuple[int, ...]:
+def _grow_subsets(cards: Mask, total: int) -> tuple[Mask, ...]:
     """:func:`_subsets_worth` by partial subsets grown one card at a time (lowest first)
     and dropped once they reach the total; those reaching it exactly come out by their
     highest card, each group in the order its partial subsets were made."""
@@ -65,7 +65,7 @@ def _grow_subsets(cards: int, total: int) -> tuple[int, ...]:
     return tuple(found)
 
 
-def _collect(cards: int, total: int, chosen: int, found: list[int]) -> None:
+def _collect(cards: Mask, total: int, chosen: Mask, found: list[Mask]) -> None:
     """Append ``chosen | subset`` to ``found`` for each subset of ``cards`` worth ``total``,
     in increasing mask order: for each highest card, lowest first, that card alone and
     then the subsets of the cards below it worth the rest. A branch stops as soon as the
@@ -85,7 +85,7 @@ def _collect(cards: int, total: int, chosen: int, found: list[int]) -> None:
         below += value
 
 
-def _singles(mask: int) -> tuple[int, ...]:
+def _singles(mask: Mask) -> tuple[Mask, ...]:
     singles = []
     while mask:
         bit = mask & -mask
@@ -94,7 +94,7 @@ def _singles(mask: int) -> tuple[int, ...]:
     return tuple(singles)
 
 
-def capture_masks(rules: Rules, table: int, card_id: int) -> tuple[int, ...]:
+def capture_masks(rules: Rules, table: Mask, card_id: int) -> tuple[Mask, ...]:
     """Every legal capture (as a mask) for playing card ``card_id`` onto ``table``."""
     return _capture_masks(
         table, card_id, rules.capture == "sum", rules.fewest_cards, rules.ace_takes_all
@@ -102,8 +102,8 @@ def capture_masks(rules: Rules, table: int, card_id: int) -> tuple[int, ...]:
 
 
 def _capture_masks(
-    table: int, card_id: int, sum_capture: bool, fewest_cards: bool, ace_takes_all: bool
-) -> tuple[int, ...]:
+    table: Mask, card_id: int, sum_capture: bool, fewest_cards: bool, ace_takes_all: bool
+) -> tuple[Mask, ...]:
     """:func:`capture_masks` with the rules' fields read once (by the move generator)."""
     if not table:
         return ()
@@ -222,7 +222,7 @@ class _CardMoves:
                     for other in range(40)
                 )
 
-    def by_few(self, seen: int) -> tuple[Move, ...] | None:
+    def by_few(self, seen: Mask) -> tuple[Move, ...] | None:
         """The moves when ``few`` and ``seen`` (the deciding table cards: in scopa, with no
         card of equal value there, the smaller ones) holds two cards at most, by arithmetic;
         ``None`` (the memo decides) for more. The order is the memo's: by capture mask."""
@@ -245,7 +245,7 @@ class _CardMoves:
             return singles[low] + singles[high] if high_value == need else singles[low]
         return singles[high] if high_value == need else ()
 
-    def by_search(self, seen: int) -> tuple[Move, ...]:
+    def by_search(self, seen: Mask) -> tuple[Move, ...]:
         """The moves when ``few`` and ``seen`` holds more cards than :meth:`by_few` takes:
         the subsets of ``seen`` worth ``need``, found afresh. Compiled, it answers a memo
         miss (:meth:`MoveGenerator._card_moves`), and :meth:`MoveGenerator.pick` asks it
@@ -303,8 +303,8 @@ class _CardMoves:
         return tuple(move_of(card_id, mask) for mask in masks)
 
     def _by_sums(
-        self, low: int, second: int, third: int, low_value: int, second_value: int,
-        third_value: int, need: int, extra: int, found: tuple[Move, ...],
+        self, low: Mask, second: Mask, third: Mask, low_value: int, second_value: int,
+        third_value: int, need: int, extra: Mask, found: tuple[Move, ...],
     ) -> tuple[Move, ...]:
         """``found`` and then the moves capturing ``extra`` (0 or a card above the three)
         with each subset of the three cards ``low < second < third`` worth ``need``, in
@@ -327,14 +327,14 @@ class _CardMoves:
             found += (move_of(self.card_id, extra | low | second | third),)
         return found
 
-    def _single(self, extra: int, bit: int) -> tuple[Move, ...]:
+    def _single(self, extra: Mask, bit: Mask) -> tuple[Move, ...]:
         """The move taking ``extra`` and the card ``bit``: with nothing else, made
         beforehand (``singles``), so that usually no move is looked up at all."""
         if extra or not self.singles:
             return (move_of(self.card_id, extra | bit),)
         return self.singles[bit.bit_length() - 1]
 
-    def _pair(self, extra: int, low: int, high: int) -> tuple[Move, ...]:
+    def _pair(self, extra: Mask, low: Mask, high: Mask) -> tuple[Move, ...]:
         """The move taking ``extra`` and the cards ``low < high``: with nothing else (then
         they are worth ``need``), made beforehand (``pairs``)."""
         if extra:
@@ -364,7 +364,7 @@ class MoveGenerator:
         self._free_trails = rules.must_capture == "none"
         self._trail_only_without_capture = rules.must_capture == "hand"
 
-    def moves(self, hand: int, table: int) -> list[Move]:
+    def moves(self, hand: Mask, table: Mask) -> list[Move]:
         """Every move a player holding ``hand`` may make onto ``table`` (both masks),
         captures first, each card's in the order of the card ids."""
         cards = self._hands.get(hand)
@@ -397,7 +397,7 @@ class MoveGenerator:
             captures += trailed
         return captures
 
-    def pick(self, hand: int, table: int, fraction: float) -> Move:
+    def pick(self, hand: Mask, table: Mask, fraction: float) -> Move:
         """``moves(hand, table)[int(fraction * len(moves))]`` for ``0 <= fraction < 1``,
         without building the list: the random rollout's step (``Round.play_randomly``).
 
@@ -459,7 +459,7 @@ class MoveGenerator:
             trails &= trails - 1
         return every[(trails & -trails).bit_length() - 1].trail
 
-    def _cards_of(self, hand: int) -> tuple[_CardMoves, ...]:
+    def _cards_of(self, hand: Mask) -> tuple[_CardMoves, ...]:
         """The cards of ``hand`` as :meth:`moves` reads them, lowest id first."""
         hands = self._hands
         if len(hands) >= _MEMO_LIMIT:
@@ -468,7 +468,7 @@ class MoveGenerator:
         cards = hands[hand] = tuple([every[card_id] for card_id in ids_of(hand)])
         return cards
 
-    def _card_moves(self, card: _CardMoves, seen: int) -> tuple[Move, ...]:
+    def _card_moves(self, card: _CardMoves, seen: Mask) -> tuple[Move, ...]:
         memo = card.memo
         card_id = card.card_id
         captures = self._captures
@@ -489,7 +489,7 @@ class MoveGenerator:
         return moves
 
 
-def legal_moves_of(rules: Rules, hand: int, table: int) -> list[Move]:
+def legal_moves_of(rules: Rules, hand: Mask, table: Mask) -> list[Move]:
     """The moves a player holding ``hand`` may make onto ``table`` (both masks)."""
     return move_generator(rules).moves(hand, table)
 

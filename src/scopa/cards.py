@@ -9,7 +9,11 @@ bitboards), and only turns them into ``Card`` objects at the public surface.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Final
+from typing import Final, TypeAlias
+
+Mask: TypeAlias = int
+"""A set of cards as a 40-bit int: bit ``card.id`` is set for each card in it (python-chess's
+``Bitboard``). Sets of cards are unions, intersections and differences of masks."""
 
 RANKS: Final = ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
 """Rank letters in canonical order (index 0..9)."""
@@ -46,7 +50,7 @@ class Card:
 
     id: int
     """0..39: ``suit_index * 10 + rank_index``."""
-    bit: int
+    bit: Mask
     """``1 << id``, the card as a one-card mask."""
     rank: str
     suit: str
@@ -158,7 +162,7 @@ SEVENS_MASK: Final = VALUE_MASKS[7]
 COINS_MASK: Final = SUIT_MASKS[COINS]
 
 
-def mask_of(cards: Iterable[Card]) -> int:
+def mask_of(cards: Iterable[Card]) -> Mask:
     """The mask of a collection of cards."""
     mask = 0
     for card in cards:
@@ -166,7 +170,7 @@ def mask_of(cards: Iterable[Card]) -> int:
     return mask
 
 
-def ids_of(mask: int) -> Iterator[int]:
+def ids_of(mask: Mask) -> Iterator[int]:
     """Card ids in ``mask``, lowest id first."""
     while mask:
         low = mask & -mask
@@ -174,16 +178,16 @@ def ids_of(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def cards_of(mask: int) -> list[Card]:
+def cards_of(mask: Mask) -> list[Card]:
     """The cards of ``mask`` in canonical order (rank, then suit)."""
     return sorted(CARDS[i] for i in ids_of(mask))
 
 
-def count(mask: int) -> int:
+def count(mask: Mask) -> int:
     """Number of cards in ``mask``."""
     return mask.bit_count()
 
 
-def value_of(mask: int) -> int:
+def value_of(mask: Mask) -> int:
     """Sum of the capture values of the cards in ``mask``."""
     return sum(CAPTURE_VALUES[i % 10] for i in ids_of(mask))

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import importlib.util
 import json
 import os
 import platform
@@ -439,8 +438,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise UsageError(f"--matches must be 1 or more; got {args.matches}")
     if args.jobs < 1:
         raise UsageError(f"--jobs must be 1 or more; got {args.jobs}")
-    if args.plot and importlib.util.find_spec("matplotlib") is None:
-        raise MissingExtraError("plot", "--plot", "matplotlib")
+    if args.plot:
+        # Checked before the matches are played, not after.
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError as error:
+            raise missing_extra(error, "plot", "--plot") from None
     games = args.matches * rules.sides
     console = _console()
     console.print(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from .cards import CARDS, Card, ids_of
+from .cards import CARDS, Card, Mask, ids_of
 from .errors import InvalidMoveError
 
 _CODES: Final = tuple(str(card) for card in CARDS)
@@ -13,7 +13,7 @@ _SUITS_OF_ACE: Final = sum(1 << (suit * 10) for suit in range(4))
 """The four aces' bits: shifted up by a rank index, that rank's four cards."""
 
 
-def _codes_of(mask: int) -> list[str]:
+def _codes_of(mask: Mask) -> list[str]:
     """The codes of the cards of ``mask`` in canonical order (rank, then suit): what
     ``cards_of`` sorts, read rank by rank. The engine makes a move the first time it
     meets it, and escoba meets new ones for a long time (its captures are many)."""
@@ -44,10 +44,10 @@ class Move:
     __slots__ = ("_code", "captured", "captured_mask", "card", "card_bit", "key")
 
     card: Card
-    card_bit: int
+    card_bit: Mask
     """``card.bit``, kept on the move for the engine's hot path."""
     captured: frozenset[Card]
-    captured_mask: int
+    captured_mask: Mask
     """The captured cards as a mask (0 for a trail)."""
     key: int
     """A small int that identifies the move: ``captured_mask << 6 | card.id``."""
@@ -142,7 +142,7 @@ class Move:
 _MOVES: Final[dict[int, Move]] = {}
 
 
-def move_of(card_id: int, captured_mask: int) -> Move:
+def move_of(card_id: int, captured_mask: Mask) -> Move:
     """The interned move playing card ``card_id`` and capturing ``captured_mask``."""
     key = captured_mask << 6 | card_id
     move = _MOVES.get(key)

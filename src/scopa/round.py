@@ -48,7 +48,7 @@ from collections.abc import Callable
 from typing import Final, cast
 
 from .capture import MoveGenerator, move_generator
-from .cards import CARDS, VALUE_MASKS, value_of
+from .cards import CARDS, VALUE_MASKS, Mask, value_of
 from .moves import Move
 from .rules import Rules
 from .scoring import RoundPoints, RoundScore, score_piles
@@ -202,7 +202,7 @@ def _union(cards: list[int], start: int, stop: int) -> int:
     return union
 
 
-def _splits_into_fifteens(mask: int, groups: int) -> bool:
+def _splits_into_fifteens(mask: Mask, groups: int) -> bool:
     """Whether the cards of ``mask`` split into ``groups`` groups worth 15 each."""
     if groups == 1:
         return value_of(mask) == 15
@@ -220,7 +220,7 @@ def _splits_into_fifteens(mask: int, groups: int) -> bool:
     return False
 
 
-def _worth(cards: int) -> int:
+def _worth(cards: Mask) -> int:
     """``value_of(cards)`` in a plain loop: compiled, machine arithmetic, where
     ``value_of`` runs two generators (a deal asks it of each first table, for the bonus)."""
     total = 0
@@ -231,7 +231,7 @@ def _worth(cards: int) -> int:
     return total
 
 
-def bonus_sweeps(rules: Rules, table: int) -> int:
+def bonus_sweeps(rules: Rules, table: Mask) -> int:
     """Sweeps the dealer scores for this first table (0: no bonus).
 
     A total that is a multiple of 15 above 15 counts only when the cards split into
@@ -315,14 +315,14 @@ class Round:
     )
 
     facts: _Facts
-    hands: list[int]
+    hands: list[Mask]
     """By seat: the cards in hand."""
-    table: int
-    piles: list[int]
+    table: Mask
+    piles: list[Mask]
     """By side: the cards captured this round."""
     sweeps: list[int]
     """By side: sweeps this round, dealer bonus included."""
-    stock: list[int]
+    stock: list[Mask]
     """The cards to deal as single-card masks, top first (for a dealt round, the whole deck)."""
     dealt: int
     """How many cards of ``stock`` have been dealt."""
@@ -336,11 +336,11 @@ class Round:
     def __init__(
         self,
         facts: _Facts,
-        hands: list[int],
-        table: int,
-        piles: list[int],
+        hands: list[Mask],
+        table: Mask,
+        piles: list[Mask],
         sweeps: list[int],
-        stock: list[int],
+        stock: list[Mask],
         dealt: int,
         to_move: int,
         last: int,
@@ -405,11 +405,11 @@ class Round:
     def position(
         cls,
         rules: Rules,
-        hands: list[int],
-        table: int,
-        piles: list[int],
+        hands: list[Mask],
+        table: Mask,
+        piles: list[Mask],
         sweeps: list[int],
-        stock: list[int],
+        stock: list[Mask],
         to_move: int,
         last: int,
     ) -> Round:

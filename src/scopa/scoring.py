@@ -18,6 +18,7 @@ from .cards import (
     SETTEBELLO,
     SEVENS_MASK,
     Card,
+    Mask,
     mask_of,
 )
 from .rules import Rules
@@ -37,7 +38,7 @@ class RoundScore(NamedTuple):
     a tuple is built several times faster while being just as immutable.
     """
 
-    cards: int
+    cards: Mask
     coins: int
     settebello: int
     primiera: int
@@ -86,7 +87,7 @@ _BEST_VALUE: Final = tuple(PRIMIERA_VALUES[rank] if rank >= 0 else 0 for rank in
 """Best primiera value for every set of ranks of one suit (0: none held)."""
 
 
-def _primiera(pile: int) -> tuple[int, int, tuple[Card, ...]]:
+def _primiera(pile: Mask) -> tuple[int, int, tuple[Card, ...]]:
     """(primiera total, suits held, best card of each suit held) of a pile."""
     total = 0
     cards: list[Card] = []
@@ -98,7 +99,7 @@ def _primiera(pile: int) -> tuple[int, int, tuple[Card, ...]]:
     return total, len(cards), tuple(cards)
 
 
-def _count_bits(mask: int) -> int:
+def _count_bits(mask: Mask) -> int:
     """``mask.bit_count()`` for a mask of the 40 cards, by adding bits in parallel."""
     mask -= mask >> 1 & 0x5555555555
     mask = (mask & 0x3333333333) + (mask >> 2 & 0x3333333333)
@@ -109,7 +110,7 @@ def _count_bits(mask: int) -> int:
     return mask & 0x7F
 
 
-def _napola_length(pile: int) -> int:
+def _napola_length(pile: Mask) -> int:
     """Length of the unbroken run of coins from the Ace: the trailing ones of the coin bits."""
     coins = pile & 1023
     return (coins ^ (coins + 1)).bit_length() - 1
@@ -157,7 +158,7 @@ class RoundPoints:
         self.re_bello = rules.re_bello
         self.napola = rules.napola
 
-    def points(self, piles: list[int], sweeps: list[int]) -> list[int]:
+    def points(self, piles: list[Mask], sweeps: list[int]) -> list[int]:
         """Each side's round total for these piles and sweeps (by side)."""
         points: list[int] = []
         cards: list[int] = []

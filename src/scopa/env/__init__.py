@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..extras import missing_extra
+
 # PettingZoo and Gymnasium load only when their environments are asked for, so that
 # ``scopa.env.engine`` (the fast round for one's own training loop) needs numpy alone.
 if TYPE_CHECKING:
@@ -33,18 +35,24 @@ else:
 
 def env(**kwargs: Any) -> ScopaEnv:
     """The PettingZoo environment, as PettingZoo's classic games are made: ``env(preset=...)``."""
-    from .aec import ScopaEnv
-
-    return ScopaEnv(**kwargs)
+    return _environment()(**kwargs)
 
 
 def __getattr__(name: str) -> Any:
     """``ScopaEnv`` and its PettingZoo name ``raw_env``, imported on first use."""
     if name in ("ScopaEnv", "raw_env"):
-        from .aec import ScopaEnv
-
-        return ScopaEnv
+        return _environment()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _environment() -> type[ScopaEnv]:
+    """The PettingZoo environment's class; without its packages, the sentence that names the
+    extra (a :class:`~scopa.extras.MissingExtraError`, which is an ``ImportError``)."""
+    try:
+        from .aec import ScopaEnv
+    except ImportError as error:
+        raise missing_extra(error, "rl", "the PettingZoo environment") from None
+    return ScopaEnv
 
 
 __all__ = ["ScopaEnv", "env", "raw_env"]
