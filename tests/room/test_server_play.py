@@ -12,8 +12,8 @@ import pytest
 
 from scopa import Game, Move
 from scopa.cli import main
-from scopa.server.table import bots
 from scopa.server.client import Lobby, LobbyRefused, TableConnection
+from scopa.server.table import bots
 
 from .server_support import (
     TIMEOUT,
