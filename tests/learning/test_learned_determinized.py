@@ -20,7 +20,7 @@ from scopa.tournament import make_bot
 from scopa.view import View
 
 from ..conftest import deal, play_match
-from .test_learning_generations import _hidden_reshuffled, _midgame
+from .positions import hidden_reshuffled, midgame
 
 
 def _net(hands: int = 1, seed: int = 0) -> Evaluation:
@@ -59,8 +59,8 @@ def test_the_policys_leaf_reads_the_guess_not_the_real_hands() -> None:
     for reply in ("policy", "minimax"):
         policy = LearnedPolicy(rules, _net(), guesses=4, reply=reply)
         for seed in range(8):
-            state = _midgame(rules, seed)
-            other = _hidden_reshuffled(state, seed + 100)
+            state = midgame(rules, seed)
+            other = hidden_reshuffled(state, seed + 100)
             moves = state.legal()
             chosen = policy.choose(state, moves, random.Random(seed))
             assert chosen in moves

@@ -17,38 +17,10 @@ from scopa.learning.evaluation import Evaluation, WeightsError, evaluation_for
 from scopa.learning.learned import LearnedPlayer
 from scopa.learning.levels import level
 from scopa.learning.selfplay import LearnedPolicy, generate, play_matches
-from scopa.round import Round, shuffled_deck
+from scopa.round import Round
 from scopa.tournament import make_bot
 
-
-def _midgame(rules: Rules, seed: int) -> Round:
-    """A round seven moves in (into the second deal of 2-player scopa), by random play."""
-    rng = random.Random(seed)
-    state = Round.deal(rules, 0, lambda: shuffled_deck(rng))
-    for _ in range(7):
-        moves = state.legal()
-        state.apply(moves[int(rng.random() * len(moves))])
-    return state
-
-
-def _hidden_reshuffled(state: Round, seed: int) -> Round:
-    """The same round for the seat to move, the other hands and the stock dealt anew."""
-    seat = state.to_move
-    seen = state.hands[seat] | state.table
-    for pile in state.piles:
-        seen |= pile
-    hidden = [1 << card for card in ids_of(ALL_CARDS_MASK & ~seen)]
-    random.Random(seed).shuffle(hidden)
-    hands = [0] * state.players
-    hands[seat] = state.hands[seat]
-    first = 0
-    for other in range(state.players):
-        if other != seat:
-            size = state.hands[other].bit_count()
-            hands[other] = sum(hidden[first : first + size])
-            first += size
-    return Round.position(state.rules, hands, state.table, state.piles, state.sweeps,
-                          hidden[first:], seat, state.last)
+from .positions import hidden_reshuffled, midgame
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -57,8 +29,8 @@ def test_the_learned_policy_reads_only_what_its_seat_knows(players: int) -> None
     policy = LearnedPolicy(rules, _net(), guesses=6)
     differs = 0
     for seed in range(12):
-        state = _midgame(rules, seed)
-        other = _hidden_reshuffled(state, seed + 100)
+        state = midgame(rules, seed)
+        other = hidden_reshuffled(state, seed + 100)
         differs += other.hands != state.hands
         moves = state.legal()
         chosen = policy.choose(state, moves, random.Random(seed))
