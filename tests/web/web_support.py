@@ -132,11 +132,13 @@ def _on_loopback(url: str) -> bool:
 class ScriptedTable:
     """A table's WebSocket answered by the test instead of a server: the page is real, the
     messages are the protocol's (docs/protocol.md), so any moment of a match can be set up.
-    ``sent`` collects what the page sends after its hello."""
+    ``sent`` collects what the page sends after its hello; ``answer``, when set, gives the
+    messages to send back to each of them (as a server would answer a move)."""
 
     hello: list[dict[str, Any]]
     sent: list[dict[str, Any]] = field(default_factory=list)
     sockets: list[WebSocketRoute] = field(default_factory=list)
+    answer: Callable[[dict[str, Any]], list[dict[str, Any]]] | None = None
 
     def attach(self, page: Page, code: str) -> None:
         page.route_web_socket(f"**/ws/tables/{code}", self._answer)
@@ -150,6 +152,8 @@ class ScriptedTable:
                 self.push(*self.hello)
             else:
                 self.sent.append(data)
+                if self.answer is not None:
+                    self.push(*self.answer(data))
 
         ws.on_message(receive)
 
