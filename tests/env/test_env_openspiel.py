@@ -15,6 +15,7 @@ from scopa.cards import CARDS, cards_of  # noqa: E402
 from scopa.env import actions  # noqa: E402
 from scopa.env.ismcts import ISMCTSPlayer, make  # noqa: E402
 from scopa.env.openspiel import ScopaState, load_game, state_from_view  # noqa: E402
+from scopa.extras import MissingExtraError  # noqa: E402
 from scopa.players import LEVELS  # noqa: E402
 from scopa.tournament import make_bot, run  # noqa: E402
 
@@ -160,6 +161,10 @@ def test_a_tournament_runs_master_against_ismcts() -> None:
 def test_without_the_rl_extra_the_level_says_what_to_install(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setitem(sys.modules, "scopa.env.ismcts", None)  # as if it could not import
-    with pytest.raises(ValueError, match=r"needs OpenSpiel .*pip install -e '\.\[rl\]'"):
+    # As if OpenSpiel were not installed (the module that imports it must load anew).
+    for name in [*sys.modules]:
+        if name.startswith(("open_spiel", "pyspiel", "scopa.env.ismcts")):
+            monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "open_spiel", None)
+    with pytest.raises(MissingExtraError, match=r"openspiel-ismcts bot needs .*'scopa\[rl\]'"):
         make_bot("openspiel-ismcts:10")
