@@ -21,11 +21,10 @@ import hashlib
 import secrets
 import unicodedata
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Annotated, Final, cast
 from urllib.parse import urlsplit
 
-import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Depends, Path, Request, Response
@@ -33,16 +32,16 @@ from limits import parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, Field, StringConstraints
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ..settings import Settings
-from ..store.schema import accounts, seat_accounts, seats, sessions, tables
+from ..store import account_queries
+from ..store.account_queries import SealedSeat
 from ..store.storage import Storage as Database
 from ..store.storage import now
 from ..table.room import CardRoom
 from ..table.tables import LobbyError
 from ..table.tokens import token_matches
-from . import ratings, seatkeys
+from . import seatkeys
 
 COOKIE: Final = "scopa_session"
 SESSION_DAYS: Final = 30
@@ -160,36 +159,16 @@ async def current_account(request: Request, write: bool = False) -> Account | No
     if write:
         check_origin(request)
     database = _database(request)
-    async with database.engine.connect() as connection:
-        row = (
-            await connection.execute(
-                sa.select(sessions.c.id, sessions.c.created_at, sessions.c.seen_at,
-                          accounts.c.id.label("account"), accounts.c.name)
-                .join(accounts, accounts.c.id == sessions.c.account_id)
-                .where(sessions.c.secret_hash == hash_secret(secret))
-            )
-        ).first()
-    if row is None:
+    session = await account_queries.session_of(database, hash_secret(secret))
+    if session is None:
         return None
     moment = now()
-    if _aware(row.created_at) + timedelta(days=SESSION_DAYS) <= moment:
+    if session.created_at + timedelta(days=SESSION_DAYS) <= moment:
         return None
-    if _aware(row.seen_at) + SEEN_EVERY <= moment:
-        session_id = row.id
-
-        async def seen(connection: AsyncConnection) -> None:
-            await connection.execute(
-                sessions.update().where(sessions.c.id == session_id).values(seen_at=moment)
-            )
-
-        await database.write(seen)
-    return Account(row.account, row.name, row.id,
+    if session.seen_at + SEEN_EVERY <= moment:
+        await account_queries.session_seen(database, session.id, moment)
+    return Account(session.account_id, session.name, session.id,
                    seatkeys.decode_key(request.cookies.get(seatkeys.KEY_COOKIE)))
-
-
-def _aware(moment: datetime) -> datetime:
-    """SQLite gives back naive datetimes (stored as UTC)."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 async def require_account(request: Request, write: bool = False) -> Account:
@@ -264,20 +243,10 @@ async def _new_session(
     old = request.cookies.get(COOKIE)
     agent = request.headers.get("user-agent", "")[:200] or None
     moment = now()
-
-    async def run(connection: AsyncConnection) -> None:
-        if old:
-            await connection.execute(
-                sessions.delete().where(sessions.c.secret_hash == hash_secret(old))
-            )
-        await connection.execute(
-            sessions.insert().values(
-                secret_hash=hash_secret(secret), account_id=account_id, agent=agent,
-                created_at=moment, seen_at=moment,
-            )
-        )
-
-    await _database(request).write(run)
+    await account_queries.open_session(
+        _database(request), account_id, hash_secret(secret), agent, moment,
+        ending=hash_secret(old) if old else None,
+    )
     _set_cookie(request, response, COOKIE, secret)
     key = await asyncio.to_thread(seatkeys.derive, password, account_id)
     _set_cookie(request, response, seatkeys.KEY_COOKIE, seatkeys.encode_key(key))
@@ -326,25 +295,9 @@ async def register(body: Credentials, request: Request, response: Response) -> A
     name = check_name(body.name)
     password_hash = await hash_password(check_password(body.password))
     key = name_key(name)
-    moment = now()
-
-    async def run(connection: AsyncConnection) -> int | None:
-        taken = await connection.scalar(sa.select(accounts.c.id).where(accounts.c.name_key == key))
-        if taken is not None:
-            return None
-        inserted = await connection.execute(
-            accounts.insert().values(
-                name=name, name_key=key, password_hash=password_hash, created_at=moment
-            )
-        )
-        key_of_row = inserted.inserted_primary_key
-        assert key_of_row is not None
-        return int(key_of_row[0])
-
-    try:
-        account_id = await _database(request).write(run)
-    except sa.exc.IntegrityError:
-        account_id = None
+    account_id = await account_queries.create_account(
+        _database(request), name, key, password_hash, now()
+    )
     if account_id is None:
         raise LobbyError(409, f"the user name {name!r} is taken: choose another")
     await _new_session(request, response, account_id, body.password)
@@ -359,19 +312,12 @@ async def login(body: Credentials, request: Request, response: Response) -> Acco
     refusal = await _login_limits(request).refusal(_address(request), key)
     if refusal is not None:
         raise LobbyError(429, refusal)
-    async with _database(request).engine.connect() as connection:
-        row = (
-            await connection.execute(
-                sa.select(accounts.c.id, accounts.c.name, accounts.c.password_hash).where(
-                    accounts.c.name_key == key
-                )
-            )
-        ).first()
+    row = await account_queries.login_row(_database(request), key)
     matches = await password_matches(body.password, row.password_hash if row else _DUMMY_HASH)
     if row is None or not matches:
         raise LobbyError(401, "wrong user name or password")
-    await _new_session(request, response, row.id, body.password)
-    return AccountView(id=row.id, name=row.name)
+    await _new_session(request, response, row.account_id, body.password)
+    return AccountView(id=row.account_id, name=row.name)
 
 
 @router.post("/logout", status_code=204)
@@ -380,13 +326,7 @@ async def logout(request: Request, response: Response) -> None:
     check_origin(request)
     secret = request.cookies.get(COOKIE)
     if secret:
-
-        async def run(connection: AsyncConnection) -> None:
-            await connection.execute(
-                sessions.delete().where(sessions.c.secret_hash == hash_secret(secret))
-            )
-
-        await _database(request).write(run)
+        await account_queries.end_session(_database(request), hash_secret(secret))
     for name in (COOKIE, seatkeys.KEY_COOKIE):
         response.delete_cookie(name, path="/", httponly=True, samesite="lax")
 
@@ -405,42 +345,23 @@ async def change_password(
 ) -> None:
     """Change your password: every other session of the account ends, and the seats it holds
     are sealed again under the new password's seat key."""
-    async with _database(request).engine.connect() as connection:
-        current_hash = await connection.scalar(
-            sa.select(accounts.c.password_hash).where(accounts.c.id == account.id)
-        )
+    current_hash = await account_queries.password_hash(_database(request), account.id)
     if current_hash is None or not await password_matches(body.current, current_hash):
         raise LobbyError(403, "the current password is wrong: the password was not changed")
     new_hash = await hash_password(check_password(body.new))
     old_key = await asyncio.to_thread(seatkeys.derive, body.current, account.id)
     new_key = await asyncio.to_thread(seatkeys.derive, body.new, account.id)
 
-    async def run(connection: AsyncConnection) -> None:
-        await connection.execute(
-            accounts.update().where(accounts.c.id == account.id).values(password_hash=new_hash)
-        )
-        held = await connection.execute(
-            sa.select(seat_accounts).where(
-                seat_accounts.c.account_id == account.id, seat_accounts.c.sealed.is_not(None)
-            )
-        )
-        for row in held.all():
-            token = seatkeys.unseal(old_key, row.sealed, row.table_code, row.seat, account.id)
-            resealed = None if token is None else seatkeys.seal(
-                new_key, token, row.table_code, row.seat, account.id)
-            await connection.execute(
-                seat_accounts.update()
-                .where(seat_accounts.c.table_code == row.table_code,
-                       seat_accounts.c.seat == row.seat)
-                .values(sealed=resealed)
-            )
-        await connection.execute(
-            sessions.delete().where(
-                sessions.c.account_id == account.id, sessions.c.id != account.session
-            )
-        )
+    def reseal(held: SealedSeat) -> str | None:
+        """A held seat's token under the new key: run inside the password's transaction, so
+        the seats never stay sealed under a key no password gives."""
+        token = seatkeys.unseal(old_key, held.sealed, held.table_code, held.seat, account.id)
+        return None if token is None else seatkeys.seal(
+            new_key, token, held.table_code, held.seat, account.id)
 
-    await _database(request).write(run)
+    await account_queries.change_password(
+        _database(request), account.id, new_hash, reseal, keep_session=account.session
+    )
     _set_cookie(request, response, seatkeys.KEY_COOKIE, seatkeys.encode_key(new_key))
 
 
@@ -458,21 +379,8 @@ async def held_seats(request: Request, account: Me) -> list[HeldSeat]:
     holds the key they are sealed under; a seat taken as a guest is not here."""
     if account.seat_key is None:
         return []
-    async with _database(request).engine.connect() as connection:
-        rows = (
-            await connection.execute(
-                sa.select(seat_accounts, tables.c.status, seats.c.token_hash)
-                .join(tables, tables.c.code == seat_accounts.c.table_code)
-                .join(seats, sa.and_(seats.c.table_code == seat_accounts.c.table_code,
-                                     seats.c.seat == seat_accounts.c.seat))
-                .where(seat_accounts.c.account_id == account.id,
-                       seat_accounts.c.sealed.is_not(None),
-                       tables.c.status.in_(("waiting", "playing", "over")))
-                .order_by(seat_accounts.c.table_code)
-            )
-        ).all()
     found = []
-    for row in rows:
+    for row in await account_queries.held_seats(_database(request), account.id):
         token = seatkeys.unseal(account.seat_key, row.sealed, row.table_code, row.seat,
                                 account.id)
         # A seat given up since (left, taken over by a bot) no longer takes this token.
@@ -485,21 +393,12 @@ async def held_seats(request: Request, account: Me) -> list[HeldSeat]:
 @router.get("/sessions")
 async def list_sessions(request: Request, account: Me) -> list[SessionView]:
     """Your account's sessions (never anyone else's, never their secrets)."""
-    async with _database(request).engine.connect() as connection:
-        rows = (
-            await connection.execute(
-                sa.select(sessions.c.id, sessions.c.agent, sessions.c.created_at,
-                          sessions.c.seen_at)
-                .where(sessions.c.account_id == account.id)
-                .order_by(sessions.c.id)
-            )
-        ).all()
     return [
         SessionView(
-            id=row.id, agent=row.agent, created_at=_aware(row.created_at).isoformat(),
-            seen_at=_aware(row.seen_at).isoformat(), current=row.id == account.session,
+            id=row.id, agent=row.agent, created_at=row.created_at.isoformat(),
+            seen_at=row.seen_at.isoformat(), current=row.id == account.session,
         )
-        for row in rows
+        for row in await account_queries.sessions_of(_database(request), account.id)
     ]
 
 
@@ -508,16 +407,7 @@ async def revoke_session(
     session_id: Annotated[int, Path(ge=1, le=2**31 - 1)], request: Request, account: Me
 ) -> None:
     """Log out one of your sessions (another device, say). Someone else's is not found."""
-
-    async def run(connection: AsyncConnection) -> int:
-        done = await connection.execute(
-            sessions.delete().where(
-                sessions.c.id == session_id, sessions.c.account_id == account.id
-            )
-        )
-        return int(done.rowcount)
-
-    if not await _database(request).write(run):
+    if not await account_queries.revoke_session(_database(request), account.id, session_id):
         raise LobbyError(404, f"you have no session {session_id}")
 
 
@@ -544,24 +434,12 @@ async def remember_seat(
     account held there before."""
     if seat is None:
         return
-
-    async def run(connection: AsyncConnection) -> None:
-        await connection.execute(
-            seat_accounts.delete().where(
-                seat_accounts.c.table_code == code, seat_accounts.c.seat == seat
-            )
-        )
-        if account is not None:
-            sealed = None
-            if account.seat_key is not None and token is not None:
-                sealed = seatkeys.seal(account.seat_key, token, code, seat, account.id)
-            await connection.execute(
-                seat_accounts.insert().values(
-                    table_code=code, seat=seat, account_id=account.id, sealed=sealed
-                )
-            )
-
-    await storage.write(run)
+    sealed = None
+    if account is not None and account.seat_key is not None and token is not None:
+        sealed = seatkeys.seal(account.seat_key, token, code, seat, account.id)
+    await account_queries.hold_seat(
+        storage, code, seat, None if account is None else account.id, sealed
+    )
 
 
 async def table_made(
@@ -571,6 +449,6 @@ async def table_made(
     """A new table: whether it is rated, and its creator's seat. A guest's casual table
     writes nothing more than it did before accounts (no row means casual, and no account)."""
     if rated:
-        await ratings.set_mode(storage, code, rated)
+        await account_queries.set_rated(storage, code, rated)
     if account is not None:
         await remember_seat(storage, code, seat, account, token)
