@@ -20,23 +20,15 @@ The model and every number shown are documented in docs/ratings.md; in short:
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-import sqlalchemy as sa
 from openskill.models import PlackettLuce
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ...rules import Rules
-from ..store.schema import (
-    account_matches,
-    matches,
-    rating_history,
-    ratings,
-    seat_accounts,
-    table_modes,
-)
+from ..store import account_queries
+from ..store.account_queries import Played, RatingMove, StoredRating
 from ..store.storage import Storage, now
 from ..table.finished import FinishedMatch, Subscriber
 
@@ -126,24 +118,6 @@ def update(
 # -- the card room's side ------------------------------------------------------------------
 
 
-async def set_mode(storage: Storage, code: str, rated: bool) -> None:
-    """Remember whether table ``code`` is rated (chosen when it is made)."""
-
-    async def run(connection: AsyncConnection) -> None:
-        await connection.execute(table_modes.insert().values(table_code=code, rated=rated))
-
-    await storage.write(run)
-
-
-async def is_rated(storage: Storage, code: str) -> bool:
-    async with storage.engine.connect() as connection:
-        return bool(
-            await connection.scalar(
-                sa.select(table_modes.c.rated).where(table_modes.c.table_code == code)
-            )
-        )
-
-
 def rater(storage: Storage) -> Subscriber:
     """The subscriber to the room's finished matches that rates them (:func:`match_over`)."""
 
@@ -175,24 +149,9 @@ async def _match_over(
     scores: Sequence[int], winner: int,
 ) -> None:
     pool = pool_of(rules)
-    async with storage.engine.connect() as connection:
-        players: list[dict[str, Any]] = (
-            await connection.scalar(sa.select(matches.c.players).where(matches.c.id == match_id))
-        ) or []
-        held = {
-            row.seat: row.account_id
-            for row in await connection.execute(
-                sa.select(seat_accounts.c.seat, seat_accounts.c.account_id).where(
-                    seat_accounts.c.table_code == code
-                )
-            )
-        }
-        rated = bool(
-            await connection.scalar(
-                sa.select(table_modes.c.rated).where(table_modes.c.table_code == code)
-            )
-        )
-    seats = {player["seat"]: player for player in players}
+    found = await account_queries.match_accounts(storage, code, match_id)
+    held = found.holders
+    seats = {player["seat"]: player for player in found.players}
     accounts = {seat: held[seat] for seat, player in seats.items()
                 if player.get("kind") == "human" and seat in held}
     if not accounts:
@@ -206,39 +165,23 @@ async def _match_over(
             return "left"
         return "win" if rules.side_of(seat) == winner else "loss"
 
-    async def run(connection: AsyncConnection) -> None:
-        done = await connection.scalar(
-            sa.select(sa.func.count()).select_from(account_matches).where(
-                account_matches.c.match_id == match_id
-            )
-        )
-        if done:
-            return
-        await connection.execute(account_matches.insert(), [
-            {"match_id": match_id, "account_id": account, "seat": seat, "pool": pool,
-             "rated": rated, "result": result(seat), "at": moment}
-            for seat, account in accounts.items()
-        ])
-        if rated:
-            await _rate(connection, pool, match_id, rules, seats, accounts, walked_out, scores,
-                        result, moment)
+    def rate(known: Mapping[int, StoredRating]) -> list[RatingMove]:
+        return _rate(known, rules, seats, accounts, walked_out, scores, result)
 
-    await storage.write(run)
+    played = [Played(account, seat, result(seat)) for seat, account in accounts.items()]
+    await account_queries.record_match(
+        storage, match_id, pool, played, moment, rate if found.rated else None
+    )
 
 
-async def _rate(
-    connection: AsyncConnection, pool: str, match_id: int, rules: Rules,
-    seats: dict[int, dict[str, Any]], accounts: dict[int, int], walked_out: set[int],
-    scores: Sequence[int], result: Any, moment: Any,
-) -> None:
-    rows = (
-        await connection.execute(
-            sa.select(ratings).where(
-                ratings.c.pool == pool, ratings.c.account_id.in_(list(accounts.values()))
-            )
-        )
-    ).all()
-    known = {row.account_id: row for row in rows}
+def _rate(
+    known: Mapping[int, StoredRating], rules: Rules, seats: dict[int, dict[str, Any]],
+    accounts: dict[int, int], walked_out: set[int], scores: Sequence[int],
+    result: Callable[[int], str],
+) -> list[RatingMove]:
+    """The new ratings of a rated match's accounts, from ``known``, their ratings before it
+    (read in the transaction that writes these): one openskill update of every seat, bots at
+    their anchors and guests at the defaults, and each account's record counted on."""
     seated = []
     for seat, player in sorted(seats.items()):
         account = accounts.get(seat)
@@ -252,26 +195,19 @@ async def _rate(
             seated.append(Rated(seat, MODEL.mu, MODEL.sigma))
     walked_sides = {rules.side_of(seat) for seat in walked_out}
     moved = update(rules, seated, side_ranks(scores, walked_sides))
+    after = []
     for rated in seated:
         if rated.account is None:
             continue
         mu, sigma = moved[rated.seat]
         won = result(rated.seat) == "win"
         before = known.get(rated.account)
-        if before is None:
-            await connection.execute(ratings.insert().values(
-                account_id=rated.account, pool=pool, mu=mu, sigma=sigma, matches=1,
-                wins=int(won), losses=int(not won), updated_at=moment))
-        else:
-            await connection.execute(
-                ratings.update()
-                .where(ratings.c.account_id == rated.account, ratings.c.pool == pool)
-                .values(mu=mu, sigma=sigma, matches=before.matches + 1,
-                        wins=before.wins + int(won), losses=before.losses + int(not won),
-                        updated_at=moment)
-            )
-        await connection.execute(rating_history.insert().values(
-            match_id=match_id, account_id=rated.account, pool=pool, seat=rated.seat,
-            result=result(rated.seat), mu=mu, sigma=sigma,
+        after.append(RatingMove(
+            account_id=rated.account, seat=rated.seat, result=result(rated.seat), mu=mu,
+            sigma=sigma,
+            matches=1 if before is None else before.matches + 1,
+            wins=(0 if before is None else before.wins) + int(won),
+            losses=(0 if before is None else before.losses) + int(not won),
             display_before=display(rated.mu, rated.sigma), display_after=display(mu, sigma),
-            at=moment))
+        ))
+    return after

@@ -14,15 +14,20 @@ Every moment given back is time-zone aware (SQLite keeps none: what it stores is
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .schema import (
+    account_matches,
     accounts,
+    matches,
+    rating_history,
+    ratings,
     seat_accounts,
     seats,
     sessions,
@@ -310,6 +315,67 @@ async def change_password(
 # -- ratings -------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class StoredRating:
+    """An account's rating in one pool: openskill's ``(mu, sigma)`` and its rated record."""
+
+    account_id: int
+    pool: str
+    mu: float
+    sigma: float
+    matches: int
+    wins: int
+    losses: int
+
+
+@dataclass(frozen=True)
+class NamedRating(StoredRating):
+    """A rating with its account's name, as a leaderboard lists it."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Played:
+    """One account's part in a finished match: its seat and how it ended for it (``win``,
+    ``loss`` or ``left``)."""
+
+    account_id: int
+    seat: int
+    result: str
+
+
+@dataclass(frozen=True)
+class RatingMove:
+    """An account's rating after a rated match, and what to remember of the change."""
+
+    account_id: int
+    seat: int
+    result: str
+    mu: float
+    sigma: float
+    matches: int
+    wins: int
+    losses: int
+    display_before: int
+    display_after: int
+
+
+Rate = Callable[[Mapping[int, StoredRating]], Sequence[RatingMove]]
+"""The new ratings of a match's accounts, from their ratings before it (by account; an account
+not there has none yet in the pool)."""
+
+
+@dataclass(frozen=True)
+class MatchAccounts:
+    """Who played a match, as its table remembers: the match's players, the account holding
+    each seat at the table (by seat), and whether the table is rated."""
+
+    players: list[dict[str, Any]]
+    holders: dict[int, int]
+    rated: bool
+
+
 async def set_rated(storage: Storage, code: str, rated: bool) -> None:
     """Remember whether table ``code`` is rated (chosen when it is made)."""
 
@@ -318,6 +384,98 @@ async def set_rated(storage: Storage, code: str, rated: bool) -> None:
 
     await storage.write(run)
 
+
+async def is_rated(storage: Storage, code: str) -> bool:
+    """Whether table ``code`` is rated (a table with no mode is casual)."""
+    async with storage.engine.connect() as connection:
+        return bool(
+            await connection.scalar(
+                sa.select(table_modes.c.rated).where(table_modes.c.table_code == code)
+            )
+        )
+
+
+async def match_accounts(storage: Storage, code: str, match_id: int) -> MatchAccounts:
+    """Match ``match_id``'s players, table ``code``'s seat holders and mode, read on one
+    connection."""
+    async with storage.engine.connect() as connection:
+        players: list[dict[str, Any]] = (
+            await connection.scalar(sa.select(matches.c.players).where(matches.c.id == match_id))
+        ) or []
+        holders = {
+            row.seat: row.account_id
+            for row in await connection.execute(
+                sa.select(seat_accounts.c.seat, seat_accounts.c.account_id).where(
+                    seat_accounts.c.table_code == code
+                )
+            )
+        }
+        rated = bool(
+            await connection.scalar(
+                sa.select(table_modes.c.rated).where(table_modes.c.table_code == code)
+            )
+        )
+    return MatchAccounts(players, holders, rated)
+
+
+async def record_match(
+    storage: Storage, match_id: int, pool: str, played: Sequence[Played], moment: datetime,
+    rate: Rate | None,
+) -> None:
+    """One transaction: match ``match_id`` goes in the record of each account that ``played``
+    it, unless it is there already (recording twice changes nothing); with ``rate`` (a rated
+    match; None for a casual one) the accounts' ratings in ``pool`` are read, ``rate`` moves
+    them, and each new rating is written with its line of history."""
+
+    async def run(connection: AsyncConnection) -> None:
+        done = await connection.scalar(
+            sa.select(sa.func.count()).select_from(account_matches).where(
+                account_matches.c.match_id == match_id
+            )
+        )
+        if done:
+            return
+        await connection.execute(account_matches.insert(), [
+            {"match_id": match_id, "account_id": part.account_id, "seat": part.seat,
+             "pool": pool, "rated": rate is not None, "result": part.result, "at": moment}
+            for part in played
+        ])
+        if rate is None:
+            return
+        rows = (
+            await connection.execute(
+                sa.select(ratings).where(
+                    ratings.c.pool == pool,
+                    ratings.c.account_id.in_([part.account_id for part in played]),
+                )
+            )
+        ).all()
+        known = {row.account_id: _stored_rating(row) for row in rows}
+        for moved in rate(known):
+            if moved.account_id not in known:
+                await connection.execute(ratings.insert().values(
+                    account_id=moved.account_id, pool=pool, mu=moved.mu, sigma=moved.sigma,
+                    matches=moved.matches, wins=moved.wins, losses=moved.losses,
+                    updated_at=moment))
+            else:
+                await connection.execute(
+                    ratings.update()
+                    .where(ratings.c.account_id == moved.account_id, ratings.c.pool == pool)
+                    .values(mu=moved.mu, sigma=moved.sigma, matches=moved.matches,
+                            wins=moved.wins, losses=moved.losses, updated_at=moment)
+                )
+            await connection.execute(rating_history.insert().values(
+                match_id=match_id, account_id=moved.account_id, pool=pool, seat=moved.seat,
+                result=moved.result, mu=moved.mu, sigma=moved.sigma,
+                display_before=moved.display_before, display_after=moved.display_after,
+                at=moment))
+
+    await storage.write(run)
+
+
+def _stored_rating(row: Any) -> StoredRating:
+    return StoredRating(row.account_id, row.pool, row.mu, row.sigma, row.matches, row.wins,
+                        row.losses)
 
 def _aware(moment: datetime) -> datetime:
     """SQLite gives back naive datetimes (stored as UTC)."""
