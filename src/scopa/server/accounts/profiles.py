@@ -7,15 +7,15 @@ seat tokens live elsewhere. Unknown pools and names are 404s with a sentence.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Any, Final, cast
 
-import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Path, Request
 from pydantic import BaseModel, Field
 
 from ...rules import Rules
-from ..store.schema import account_matches, accounts, matches, rating_history, ratings
+from ..store import account_queries
+from ..store.account_queries import NamedRating, RecordedMatch
 from ..store.storage import Storage
 from ..table.room import CardRoom
 from ..table.tables import LobbyError
@@ -44,7 +44,8 @@ def _provisional(request: Request) -> int:
 
 
 def _iso(moment: datetime) -> str:
-    return (moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)).isoformat()
+    """A stored moment (time-zone aware, as :mod:`.account_queries` gives them) as text."""
+    return moment.isoformat()
 
 
 def check_pool(pool: str) -> str:
@@ -135,42 +136,20 @@ async def leaderboard(
     check_pool(pool)
     provisional = _provisional(request)
     me = await current_account(request)
-    strength = ratings.c.mu - 3 * ratings.c.sigma
-    query = (
-        sa.select(ratings, accounts.c.name)
-        .join(accounts, accounts.c.id == ratings.c.account_id)
-        .where(ratings.c.pool == pool)
+    found = await account_queries.standings(
+        _storage(request), pool, provisional, TOP, None if me is None else me.id
     )
-    async with _storage(request).engine.connect() as connection:
-        top = (
-            await connection.execute(
-                query.where(ratings.c.matches >= provisional)
-                .order_by(strength.desc(), ratings.c.account_id)
-                .limit(TOP)
-            )
-        ).all()
-        mine = None
-        if me is not None:
-            mine = (await connection.execute(query.where(ratings.c.account_id == me.id))).first()
-            above = None
-            if mine is not None and mine.matches >= provisional:
-                above = await connection.scalar(
-                    sa.select(sa.func.count()).select_from(ratings).where(
-                        ratings.c.pool == pool,
-                        ratings.c.matches >= provisional,
-                        strength > mine.mu - 3 * mine.sigma,
-                    )
-                )
+    mine, above = found.mine, found.above
     return Leaderboard(
         pool=pool,
         provisional_matches=provisional,
-        top=[_standing(row, rank, provisional) for rank, row in enumerate(top, 1)],
+        top=[_standing(row, rank, provisional) for rank, row in enumerate(found.top, 1)],
         me=None if mine is None else _standing(mine, None if above is None else above + 1,
                                                provisional),
     )
 
 
-def _standing(row: Any, rank: int | None, provisional: int) -> Standing:
+def _standing(row: NamedRating, rank: int | None, provisional: int) -> Standing:
     return Standing(
         rank=rank, id=row.account_id, name=row.name, rating=display(row.mu, row.sigma),
         matches=row.matches, wins=row.wins, losses=row.losses,
@@ -181,50 +160,15 @@ def _standing(row: Any, rank: int | None, provisional: int) -> Standing:
 @router.get("/profiles/{name}")
 async def profile(name: Annotated[str, Path(max_length=64)], request: Request) -> Profile:
     """A player's ratings (with their history), record and recent matches."""
-    async with _storage(request).engine.connect() as connection:
-        account = (
-            await connection.execute(
-                sa.select(accounts.c.id, accounts.c.name, accounts.c.created_at).where(
-                    accounts.c.name_key == name_key(name.strip())
-                )
-            )
-        ).first()
-        if account is None:
-            raise LobbyError(404, f"no player is named {name.strip()!r}")
-        pools = (
-            await connection.execute(
-                sa.select(ratings).where(ratings.c.account_id == account.id)
-                .order_by(ratings.c.matches.desc())
-            )
-        ).all()
-        history = (
-            await connection.execute(
-                sa.select(rating_history).where(rating_history.c.account_id == account.id)
-                .order_by(rating_history.c.at, rating_history.c.match_id)
-            )
-        ).all()
-        counts = dict(
-            (row.result, row.n)
-            for row in await connection.execute(
-                sa.select(account_matches.c.result, sa.func.count().label("n"))
-                .where(account_matches.c.account_id == account.id)
-                .group_by(account_matches.c.result)
-            )
-        )
-        played = (
-            await connection.execute(
-                sa.select(account_matches, matches.c.players, matches.c.rules)
-                .join(matches, matches.c.id == account_matches.c.match_id)
-                .where(account_matches.c.account_id == account.id)
-                .order_by(account_matches.c.at.desc(), account_matches.c.match_id.desc())
-                .limit(RECENT)
-            )
-        ).all()
+    account = await account_queries.profile_of(_storage(request), name_key(name.strip()), RECENT)
+    if account is None:
+        raise LobbyError(404, f"no player is named {name.strip()!r}")
+    history, counts = account.history, account.results
     changes = {row.match_id: row.display_after - row.display_before for row in history}
     return Profile(
-        id=account.id,
+        id=account.account_id,
         name=account.name,
-        since=_iso(account.created_at),
+        since=_iso(account.since),
         wins=counts.get("win", 0),
         losses=counts.get("loss", 0) + counts.get("left", 0),
         abandoned=counts.get("left", 0),
@@ -240,13 +184,13 @@ async def profile(name: Annotated[str, Path(max_length=64)], request: Request) -
                     if point.pool == row.pool
                 ],
             )
-            for row in pools
+            for row in account.ratings
         ],
-        recent=[_played(row, changes.get(row.match_id)) for row in played],
+        recent=[_played(row, changes.get(row.match_id)) for row in account.recent],
     )
 
 
-def _played(row: Any, change: int | None) -> PlayedMatch:
+def _played(row: RecordedMatch, change: int | None) -> PlayedMatch:
     sides = _sides(row.rules)
     return PlayedMatch(
         match=row.match_id, at=_iso(row.at), pool=row.pool, rated=row.rated, result=row.result,

@@ -477,6 +477,169 @@ def _stored_rating(row: Any) -> StoredRating:
     return StoredRating(row.account_id, row.pool, row.mu, row.sigma, row.matches, row.wins,
                         row.losses)
 
+
+# -- leaderboards and profiles -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Standings:
+    """A pool's leaderboard as stored: its best ratings, and one account's own."""
+
+    top: list[NamedRating]
+    mine: NamedRating | None
+    """The asking account's rating in the pool, if it has one."""
+    above: int | None
+    """How many counted ratings are stronger than ``mine`` (None while it is provisional)."""
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """One line of a rating's history: the rating shown before and after a match."""
+
+    match_id: int
+    pool: str
+    seat: int
+    result: str
+    display_before: int
+    display_after: int
+    at: datetime
+
+
+@dataclass(frozen=True)
+class RecordedMatch:
+    """A match in an account's record, with the match's players and rules."""
+
+    match_id: int
+    seat: int
+    pool: str
+    rated: bool
+    result: str
+    at: datetime
+    players: list[dict[str, Any]]
+    rules: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class StoredProfile:
+    """What a profile shows of an account, read on one connection."""
+
+    account_id: int
+    name: str
+    since: datetime
+    ratings: list[StoredRating]
+    """Its pools, the most played first."""
+    history: list[RatingChange]
+    """Every change of its ratings, oldest first."""
+    results: dict[str, int]
+    """How many of its matches ended in each result."""
+    recent: list[RecordedMatch]
+    """Its latest matches, newest first."""
+
+
+async def standings(
+    storage: Storage, pool: str, provisional: int, top: int, account_id: int | None
+) -> Standings:
+    """The ``top`` strongest ratings of ``pool`` with at least ``provisional`` matches,
+    strongest first (by ``mu - 3 sigma``, the order of the rating shown; ties by account), and
+    ``account_id``'s own with how many counted ratings are stronger; read on one connection."""
+    strength = ratings.c.mu - 3 * ratings.c.sigma
+    query = (
+        sa.select(ratings, accounts.c.name)
+        .join(accounts, accounts.c.id == ratings.c.account_id)
+        .where(ratings.c.pool == pool)
+    )
+    async with storage.engine.connect() as connection:
+        best = (
+            await connection.execute(
+                query.where(ratings.c.matches >= provisional)
+                .order_by(strength.desc(), ratings.c.account_id)
+                .limit(top)
+            )
+        ).all()
+        mine = None
+        above = None
+        if account_id is not None:
+            mine = (
+                await connection.execute(query.where(ratings.c.account_id == account_id))
+            ).first()
+            if mine is not None and mine.matches >= provisional:
+                above = await connection.scalar(
+                    sa.select(sa.func.count()).select_from(ratings).where(
+                        ratings.c.pool == pool,
+                        ratings.c.matches >= provisional,
+                        strength > mine.mu - 3 * mine.sigma,
+                    )
+                )
+    return Standings([_named_rating(row) for row in best],
+                     None if mine is None else _named_rating(mine),
+                     None if above is None else int(above))
+
+
+def _named_rating(row: Any) -> NamedRating:
+    return NamedRating(row.account_id, row.pool, row.mu, row.sigma, row.matches, row.wins,
+                       row.losses, row.name)
+
+
+async def profile_of(storage: Storage, name_key: str, recent: int) -> StoredProfile | None:
+    """The profile of the account named ``name_key`` (folded), with its ``recent`` latest
+    matches; None if nobody has the name."""
+    async with storage.engine.connect() as connection:
+        account = (
+            await connection.execute(
+                sa.select(accounts.c.id, accounts.c.name, accounts.c.created_at).where(
+                    accounts.c.name_key == name_key
+                )
+            )
+        ).first()
+        if account is None:
+            return None
+        pools = (
+            await connection.execute(
+                sa.select(ratings).where(ratings.c.account_id == account.id)
+                .order_by(ratings.c.matches.desc())
+            )
+        ).all()
+        history = (
+            await connection.execute(
+                sa.select(rating_history).where(rating_history.c.account_id == account.id)
+                .order_by(rating_history.c.at, rating_history.c.match_id)
+            )
+        ).all()
+        results = dict(
+            (row.result, row.n)
+            for row in await connection.execute(
+                sa.select(account_matches.c.result, sa.func.count().label("n"))
+                .where(account_matches.c.account_id == account.id)
+                .group_by(account_matches.c.result)
+            )
+        )
+        played = (
+            await connection.execute(
+                sa.select(account_matches, matches.c.players, matches.c.rules)
+                .join(matches, matches.c.id == account_matches.c.match_id)
+                .where(account_matches.c.account_id == account.id)
+                .order_by(account_matches.c.at.desc(), account_matches.c.match_id.desc())
+                .limit(recent)
+            )
+        ).all()
+    return StoredProfile(
+        account_id=account.id,
+        name=account.name,
+        since=_aware(account.created_at),
+        ratings=[_stored_rating(row) for row in pools],
+        history=[
+            RatingChange(row.match_id, row.pool, row.seat, row.result, row.display_before,
+                         row.display_after, _aware(row.at))
+            for row in history
+        ],
+        results=results,
+        recent=[
+            RecordedMatch(row.match_id, row.seat, row.pool, row.rated, row.result, _aware(row.at),
+                        row.players, row.rules)
+            for row in played
+        ],
+    )
+
 def _aware(moment: datetime) -> datetime:
     """SQLite gives back naive datetimes (stored as UTC)."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
