@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, cast
 
-import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Path, Request
 
 from ...cards import Card
 from ...game import Game
 from ...moves import Move
 from ...rules import Rules
-from ..store.schema import matches, tables
+from ..store import account_queries
 from ..table.room import CardRoom
 from .accounts import rate_limit
 
@@ -120,12 +119,5 @@ async def replay(
     look and the rounds' breakdowns; 404 unknown, 403 while it is being played."""
     room = cast(CardRoom, request.app.state.room)
     record = await room.match_record(match_id)
-    async with room.storage.engine.connect() as connection:
-        found = (
-            await connection.execute(
-                sa.select(matches.c.players, tables.c.look)
-                .join(tables, tables.c.code == matches.c.table_code)
-                .where(matches.c.id == match_id)
-            )
-        ).one()
-    return {"match": match_id, "players": found.players, "look": found.look, **frames(record)}
+    players, look = await account_queries.players_and_look(room.storage, match_id)
+    return {"match": match_id, "players": players, "look": look, **frames(record)}

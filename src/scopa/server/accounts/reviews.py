@@ -20,15 +20,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Annotated, Any, Final, cast
 
-import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Path, Request, Response
 from pydantic import BaseModel, Field
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ... import review
 from ...rules import Rules
-from ..store.schema import review_jobs, reviews
-from ..store.storage import Storage, now
+from ..store import account_queries
+from ..store.storage import now
 from ..table.room import CardRoom
 from ..table.tables import LobbyError
 from .accounts import rate_limit
@@ -64,21 +62,11 @@ class Reviews:
         self.running: dict[tuple[int, int], asyncio.Task[None]] = {}
 
     async def stored(self, match_id: int, seat: int) -> dict[str, Any] | None:
-        async with self.room.storage.engine.connect() as connection:
-            found: dict[str, Any] | None = await connection.scalar(
-                sa.select(reviews.c.result).where(
-                    reviews.c.match_id == match_id, reviews.c.seat == seat
-                )
-            )
-        return found
+        return await account_queries.stored_review(self.room.storage, match_id, seat)
 
     async def progress(self, match_id: int, seat: int) -> Progress | None:
         """How far the review is, as every process sees it; None if nobody asked for it."""
-        async with self.room.storage.engine.connect() as connection:
-            row = (await connection.execute(
-                sa.select(review_jobs).where(
-                    review_jobs.c.match_id == match_id, review_jobs.c.seat == seat)
-            )).first()
+        row = await account_queries.review_job(self.room.storage, match_id, seat)
         return None if row is None else Progress(row.total, row.done, row.error)
 
     async def start(self, match_id: int, seat: int, record: dict[str, Any]) -> Progress | None:
@@ -96,56 +84,33 @@ class Reviews:
         """Whether this process now holds the review: a new row, or one that failed or whose
         process went quiet (the unique key and the owner fence let only one process win)."""
         moment = now()
-        where = sa.and_(review_jobs.c.match_id == key[0], review_jobs.c.seat == key[1])
+        return await account_queries.claim_review(
+            self.room.storage, *key, self.owner, total, moment, moment - CLAIM_LAPSE
+        )
 
-        async def run(connection: AsyncConnection) -> bool:
-            row = (await connection.execute(sa.select(review_jobs).where(where))).first()
-            if row is None:
-                await connection.execute(review_jobs.insert().values(
-                    match_id=key[0], seat=key[1], owner=self.owner, done=0, total=total,
-                    error=None, touched_at=moment))
-                return True
-            taken = await connection.execute(
-                review_jobs.update()
-                .where(where, review_jobs.c.owner == row.owner,
-                       sa.or_(review_jobs.c.error.is_not(None),
-                              review_jobs.c.touched_at < moment - CLAIM_LAPSE))
-                .values(owner=self.owner, done=0, total=total, error=None, touched_at=moment)
-            )
-            return taken.rowcount == 1
-
-        try:
-            return await self.room.storage.write(run)
-        except sa.exc.IntegrityError:  # another process inserted the row first
-            return False
-
-    async def _note(self, key: tuple[int, int], **values: Any) -> bool:
+    async def _progressed(self, key: tuple[int, int], done: int) -> bool:
         """Write this process's progress on its claim; False if another process took it."""
-        async def run(connection: AsyncConnection) -> bool:
-            noted = await connection.execute(
-                review_jobs.update()
-                .where(review_jobs.c.match_id == key[0], review_jobs.c.seat == key[1],
-                       review_jobs.c.owner == self.owner, review_jobs.c.error.is_(None))
-                .values(touched_at=now(), **values)
-            )
-            return noted.rowcount == 1
+        return await account_queries.review_progressed(self.room.storage, *key, self.owner, done)
 
-        return await self.room.storage.write(run)
+    async def _failed(self, key: tuple[int, int], error: str) -> None:
+        """Mark this process's claim failed, so the next asking starts the review again."""
+        await account_queries.review_failed(self.room.storage, *key, self.owner, error)
 
     async def _run(self, key: tuple[int, int], todo: list[dict[str, Any]]) -> None:
         try:
             judged = []
             for job in todo:
                 judged.append(await self.room.pool.review(job))
-                if not await self._note(key, done=len(judged)):
+                if not await self._progressed(key, len(judged)):
                     return  # another process took the review over: it finishes it
-            await _store(self.room.storage, key, review.summary(key[1], judged))
+            await account_queries.store_review(
+                self.room.storage, *key, review.summary(key[1], judged))
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("the review of match %s, seat %s failed", *key)
             with contextlib.suppress(Exception):
-                await self._note(key, error="the review failed; ask for it again")
+                await self._failed(key, "the review failed; ask for it again")
         finally:
             self.running.pop(key, None)
 
@@ -157,25 +122,7 @@ class Reviews:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
             with contextlib.suppress(Exception):
-                await self._note(key, error="the server stopped; ask for the review again")
-
-
-async def _store(storage: Storage, key: tuple[int, int], result: dict[str, Any]) -> None:
-    moment = now()
-
-    async def run(connection: AsyncConnection) -> None:
-        exists = await connection.scalar(
-            sa.select(reviews.c.match_id).where(
-                reviews.c.match_id == key[0], reviews.c.seat == key[1]
-            )
-        )
-        if exists is None:  # another process may have stored the same review first
-            await connection.execute(reviews.insert().values(
-                match_id=key[0], seat=key[1], result=result, created_at=moment))
-        await connection.execute(review_jobs.delete().where(
-            review_jobs.c.match_id == key[0], review_jobs.c.seat == key[1]))
-
-    await storage.write(run)
+                await self._failed(key, "the server stopped; ask for the review again")
 
 
 async def shutdown(app: Any) -> None:
