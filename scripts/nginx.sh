@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Debian's nginx for the card room's multi-process test, which runs the processes behind it with
-# deploy/nginx/scopa-locations.conf. Installs the package when it is missing (as root), then
-# prints one line for scripts/test.sh to eval: `export SCOPA_TEST_NGINX=<nginx binary>`, else
-# `export SCOPA_TEST_NGINX_MISSING=<reason>` so that test is skipped saying why. The test starts
-# its own nginx on a loopback port; the package's own service is left alone. Idempotent (flock).
+# deploy/nginx/scopa-locations.conf. Installs the package when it is missing (as root, with
+# scripts/apt.sh), then prints one line for scripts/test.sh to eval: `export
+# SCOPA_TEST_NGINX=<nginx binary>`, else `export SCOPA_TEST_NGINX_MISSING=<reason>` so that test
+# is skipped saying why. The test starts its own nginx on a loopback port; the package's own
+# service is left alone. Idempotent (flock).
 set -uo pipefail
 
 log=${TMPDIR:-/tmp}/scopa-test-nginx.log
@@ -22,10 +23,8 @@ if [[ -z $nginx ]]; then
         missing "no nginx and no root apt-get to install it"
     fi
     echo "scripts/nginx.sh: installing nginx with apt-get" >&2
-    {
-        DEBIAN_FRONTEND=noninteractive apt-get update -q &&
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends nginx
-    } </dev/null >"$log" 2>&1 || missing "apt-get install nginx failed"
+    bash "$(dirname "${BASH_SOURCE[0]}")/apt.sh" nginx </dev/null >"$log" 2>&1 9>&- ||
+        missing "apt-get install nginx failed"
     nginx=$(command -v nginx || ls /usr/sbin/nginx 2>/dev/null)
     [[ -n $nginx ]] || missing "the nginx package installed no binary"
 fi

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL server on loopback for the storage tests, started once and reused.
-# Installs Debian's postgresql package when it is missing (as root), then prints one line for
-# scripts/test.sh to eval: `export SCOPA_TEST_POSTGRES=<url>` when the server answers, else
-# `export SCOPA_TEST_POSTGRES_MISSING=<reason>` so those tests are skipped saying why.
+# Installs Debian's postgresql package when it is missing (as root, with scripts/apt.sh), then
+# prints one line for scripts/test.sh to eval: `export SCOPA_TEST_POSTGRES=<url>` when the server
+# answers, else `export SCOPA_TEST_POSTGRES_MISSING=<reason>` so those tests are skipped saying why.
 # Idempotent and safe to run twice at once (flock). Trust auth, loopback only, fsync off: it
 # holds nothing but test databases.
 set -uo pipefail
@@ -29,10 +29,8 @@ if [[ -z $bin ]]; then
         missing "no PostgreSQL in /usr/lib/postgresql and no root apt-get to install it"
     fi
     echo "scripts/postgres.sh: installing postgresql with apt-get" >&2
-    {
-        DEBIAN_FRONTEND=noninteractive apt-get update -q &&
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql
-    } </dev/null >"$log" 2>&1 || missing "apt-get install postgresql failed"
+    bash "$(dirname "${BASH_SOURCE[0]}")/apt.sh" postgresql </dev/null >"$log" 2>&1 9>&- ||
+        missing "apt-get install postgresql failed"
     bin=$(find_bin)
     [[ -n $bin ]] || missing "postgresql installed no server binaries"
 fi

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A throwaway Redis server on loopback for the card room's multi-process tests, started once and
-# reused. Installs Debian's redis-server package when it is missing (as root), then prints one
-# line for scripts/test.sh to eval: `export SCOPA_TEST_REDIS=<url>` when the server answers,
-# else `export SCOPA_TEST_REDIS_MISSING=<reason>` so those tests are skipped saying why.
+# reused. Installs Debian's redis-server package when it is missing (as root, with scripts/apt.sh),
+# then prints one line for scripts/test.sh to eval: `export SCOPA_TEST_REDIS=<url>` when the server
+# answers, else `export SCOPA_TEST_REDIS_MISSING=<reason>` so those tests are skipped saying why.
 # Idempotent and safe to run twice at once (flock). Loopback only, no persistence: it holds
 # nothing but test data.
 set -uo pipefail
@@ -24,11 +24,8 @@ if ! command -v redis-server >/dev/null; then
         missing "no redis-server and no root apt-get to install it"
     fi
     echo "scripts/redis.sh: installing redis-server with apt-get" >&2
-    {
-        DEBIAN_FRONTEND=noninteractive apt-get update -q &&
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-                redis-server
-    } </dev/null >"$log" 2>&1 || missing "apt-get install redis-server failed"
+    bash "$(dirname "${BASH_SOURCE[0]}")/apt.sh" redis-server </dev/null >"$log" 2>&1 9>&- ||
+        missing "apt-get install redis-server failed"
     command -v redis-server >/dev/null || missing "redis-server installed no server binary"
 fi
 
