@@ -4,6 +4,9 @@
 then every unfinished table brought back) before the first request and closes it at shutdown.
 The API's documentation at ``/docs`` is Swagger UI served from the package
 (``swagger-ui-bundle``), so it works on a machine with no internet.
+
+Every HTTP request passes :mod:`.http_guards` first: a body over 64 KiB is refused (413) before
+it is read.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from .. import __version__
 from . import lobby
 from .accounts import accounts, profiles, ratings, replays, reviews
 from .cluster.cluster import Cluster
+from .http_guards import BodyLimit
 from .settings import Settings
 from .table.room import CardRoom
 from .table.sockets import table_socket
@@ -130,4 +134,5 @@ def create_app(
 
     # Mounted last: a mount at "/" answers every path, so the routes above must come first.
     app.mount("/", StaticFiles(directory=WEB_CLIENT, html=True), name="web")
+    app.add_middleware(BodyLimit)
     return app
