@@ -6,7 +6,8 @@ The API's documentation at ``/docs`` is Swagger UI served from the package
 (``swagger-ui-bundle``), so it works on a machine with no internet.
 
 Every HTTP request passes :mod:`.http_guards` first: a body over 64 KiB is refused (413) before
-it is read.
+it is read, and every response gets the browser's security headers (/docs with a policy of its
+own, which admits its one inline script by hash).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from .. import __version__
 from . import lobby
 from .accounts import accounts, profiles, ratings, replays, reviews
 from .cluster.cluster import Cluster
-from .http_guards import BodyLimit
+from .http_guards import SECURITY_HEADERS, BodyLimit, SecurityHeaders, page_policy
 from .settings import Settings
 from .table.room import CardRoom
 from .table.sockets import table_socket
@@ -101,15 +102,24 @@ def create_app(
     app.add_api_route("/healthz", lobby.health, methods=["GET"], tags=["health"])
     app.add_api_websocket_route("/ws/tables/{code}", table_socket)
 
-    @app.get("/docs", include_in_schema=False)
-    async def docs() -> HTMLResponse:
-        return get_swagger_ui_html(
+    # The page is the same for every request: made once, with the policy that fits it. The
+    # online validator is off: its badge is an image from validator.swagger.io, which the
+    # policy (rightly) refuses, and /docs needs no internet.
+    docs_page = bytes(
+        get_swagger_ui_html(
             openapi_url="/openapi.json",
             title=f"{app.title}: API",
             swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
             swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
             swagger_favicon_url=f"{DOCS_ASSETS}/favicon-32x32.png",
-        )
+            swagger_ui_parameters={"validatorUrl": None},
+        ).body
+    )
+    docs_headers = {"Content-Security-Policy": page_policy(docs_page.decode())}
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return HTMLResponse(docs_page, headers=docs_headers)
 
     app.mount(DOCS_ASSETS, StaticFiles(directory=Path(str(swagger_ui_path))), name="docs")
 
@@ -134,5 +144,7 @@ def create_app(
 
     # Mounted last: a mount at "/" answers every path, so the routes above must come first.
     app.mount("/", StaticFiles(directory=WEB_CLIENT, html=True), name="web")
+    # The last added runs first: the headers go on every answer, the 413 included.
     app.add_middleware(BodyLimit)
+    app.add_middleware(SecurityHeaders, headers=SECURITY_HEADERS)
     return app

@@ -1,13 +1,18 @@
-"""What every HTTP request passes through before any route: a cap on the request body.
+"""What every HTTP request and response passes through before and after any route: a cap on
+the request body, and the headers that tell a browser what the room's pages may do.
 
-It is plain ASGI middleware, not Starlette's ``BaseHTTPMiddleware``: it sees a body chunk by
-chunk as it arrives and never holds one whole, it leaves WebSocket and lifespan scopes alone, and
-it passes a streaming response through as it is sent.
+Both are plain ASGI middleware, not Starlette's ``BaseHTTPMiddleware``: they see a body chunk by
+chunk as it arrives and never hold one whole, they leave WebSocket and lifespan scopes alone, and
+they pass a streaming response through as it is sent.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
+import re
+from collections.abc import Mapping
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -117,3 +122,115 @@ class BodyLimit:
                 raise
         if over and not answered and not refused:
             await self.refuse(send)
+
+
+class SecurityHeaders:
+    """Add ``headers`` to every HTTP response the app makes (the web client, the API, /docs,
+    the lobby's errors and the 413), except one that a response sets itself: /docs names its
+    own Content-Security-Policy. (An unhandled exception's bare 500 comes from Starlette's
+    outermost layer, past this one; the room answers none.)"""
+
+    def __init__(self, app: ASGIApp, headers: Mapping[str, str]) -> None:
+        self.app = app
+        self.headers = [
+            (name.lower().encode("latin-1"), value.encode("latin-1"))
+            for name, value in headers.items()
+        ]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                own = list(message.get("headers", ()))
+                named = {name.lower() for name, _ in own}
+                extra = [(name, value) for name, value in self.headers if name not in named]
+                message = {**message, "headers": own + extra}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def policy(**directives: str) -> str:
+    """A Content-Security-Policy from keyword arguments, ``_`` for ``-`` in their names.
+
+    >>> policy(default_src="'none'", frame_ancestors="'none'")
+    "default-src 'none'; frame-ancestors 'none'"
+    """
+    return "; ".join(f"{name.replace('_', '-')} {value}" for name, value in directives.items())
+
+
+CLIENT_DIRECTIVES: dict[str, str] = {
+    # Nothing the directives below do not name: no plugin, frame, worker, media or manifest.
+    "default_src": "'none'",
+    # The client is ES modules from the package (js/main.js and its imports): no inline script,
+    # no eval, no handler attribute.
+    "script_src": "'self'",
+    # style.css and players.css. Styles set from JS through element.style are CSSOM, which CSP
+    # allows; but lobby.js puts a `style` attribute on the lobby's fanned cards (through
+    # setAttribute), which only 'unsafe-inline' in style-src-attr lets through. No <style>
+    # element is allowed: style-src (which covers them) stays 'self'.
+    "style_src": "'self'",
+    "style_src_attr": "'unsafe-inline'",
+    # The cards are inline SVG; the only image URL is the empty icon, `data:,`.
+    "img_src": "'self' data:",
+    "font_src": "'self'",
+    # fetch() of /api, i18n/ and rules/, and the tables' WebSockets: CSP 3's 'self' matches
+    # ws: and wss: on the page's own host and port.
+    "connect_src": "'self'",
+    "base_uri": "'none'",
+    "form_action": "'self'",
+    # No other site may frame the room (clickjacking); X-Frame-Options says it to old browsers.
+    "frame_ancestors": "'none'",
+}
+CLIENT_POLICY = policy(**CLIENT_DIRECTIVES)
+"""The Content-Security-Policy of every response but /docs."""
+
+PERMISSIONS_POLICY = ", ".join(
+    f"{feature}=()"
+    for feature in (
+        "accelerometer", "autoplay", "camera", "display-capture",
+        "encrypted-media", "fullscreen", "geolocation", "gyroscope", "hid", "idle-detection",
+        "magnetometer", "microphone", "midi", "payment", "picture-in-picture",
+        "publickey-credentials-get", "screen-wake-lock", "serial", "usb",
+        "xr-spatial-tracking",
+    )
+)  # fmt: skip
+"""Every powerful feature off, for the room and anything it might embed: a card game uses
+none. Only features Chromium knows are named, as it reports an unknown one in the console."""
+
+SECURITY_HEADERS: dict[str, str] = {
+    "Content-Security-Policy": CLIENT_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    # Same-origin requests keep their Referer (and a same-origin POST its Origin, which the
+    # accounts' cross-site check reads: under "no-referrer" a browser sends `Origin: null`);
+    # nothing about the room's pages goes to another site.
+    "Referrer-Policy": "same-origin",
+    "Permissions-Policy": PERMISSIONS_POLICY,
+}
+"""What :class:`SecurityHeaders` adds to every HTTP response of the card room."""
+
+INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.DOTALL)
+
+
+def inline_script_hashes(html: str) -> list[str]:
+    """CSP sources (``'sha256-...'``) for each inline ``<script>`` of ``html``, so the page can
+    run exactly those scripts and no other.
+
+    >>> inline_script_hashes("<p>x</p><script>go()</script>")
+    ["'sha256-5KYv+PUboo5h+0+YAtGRPbwv5d/QxzHslP4YGnUaxRw='"]
+    """
+    return [
+        "'sha256-" + base64.b64encode(hashlib.sha256(body.encode()).digest()).decode() + "'"
+        for body in INLINE_SCRIPT.findall(html)
+    ]
+
+
+def page_policy(html: str) -> str:
+    """The client's policy, widened to run the inline scripts of ``html`` (by hash) and
+    nothing else inline: for a page such as /docs, whose Swagger UI starts from one."""
+    scripts = " ".join(["'self'", *inline_script_hashes(html)])
+    return policy(**{**CLIENT_DIRECTIVES, "script_src": scripts})
