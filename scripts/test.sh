@@ -1,21 +1,132 @@
 #!/usr/bin/env bash
 # The whole test suite, from a clean clone or a working copy: set up .venv if needed, then
-# ruff, mypy --strict and pytest (tests, the doctests in src/scopa and in README.md).
+# ruff, mypy --strict and pytest (tests, the doctests in src/scopa and in README.md), and the
+# core's and the bots' tests (tests/core, tests/bots) again against the core compiled with mypyc.
 # Extra arguments go to pytest, such as: bash scripts/test.sh -x -k cli
+# Paths among them narrow both runs to those paths (the compiled run to the ones in tests/core
+# and tests/bots, and it is left out when there are none): bash scripts/test.sh tests/core -x
+#
+# What takes time on a fresh machine overlaps. At once, in the background, scripts/apt.sh
+# installs the Debian packages the services need (one apt-get for all of them), and
+# scripts/build_compiled.sh builds the compiled venv, whose tests then run, while pip installs
+# .venv. The services start once apt-get and .venv are done; ruff and mypy run; pytest runs
+# last and alone, once the compiled run is over. A line at the end gives each phase's time.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 python=${PYTHON:-python3}
 venv=.venv
-if [[ ! -x $venv/bin/python ]]; then
-    "$python" -m venv "$venv"
+compiled=.venv-compiled
+logs=$(mktemp -d "${TMPDIR:-/tmp}/scopa-test.XXXXXX")
+
+# Split the arguments: a path (it exists, before any ::node id) narrows the runs; anything else,
+# and the value of an option that takes one, goes to both runs as it is.
+main_args=()
+compiled_args=()
+paths=0
+compiled_paths=0
+previous=
+for arg in "$@"; do
+    if [[ $arg != -* && -e ${arg%%::*} &&
+        ! $previous =~ ^(-[cpkmoW]|--(deselect|ignore|ignore-glob|rootdir|basetemp|confcutdir|junitxml|junit-xml|override-ini))$ ]]; then
+        paths=1
+        main_args+=("$arg")
+        relative=${arg#"$PWD"/}
+        case ${relative#./} in
+            tests/core | tests/core/* | tests/bots | tests/bots/*)
+                compiled_args+=("$arg")
+                compiled_paths=1
+                ;;
+        esac
+    else
+        main_args+=("$arg")
+        compiled_args+=("$arg")
+    fi
+    previous=$arg
+done
+if ((paths == 0)); then
+    main_args=(tests src/scopa README.md "${main_args[@]}")
+    compiled_args=(tests/core tests/bots "${compiled_args[@]}")
 fi
-# Install (again) when the venv is new or pyproject.toml changed since the last install.
+run_compiled=1
+((paths == 0 || compiled_paths == 1)) || run_compiled=0
+
+# Wall times of the phases, printed at the end (issue 20 asks for the whole run's).
+times=()
+phase_start=$SECONDS
+phase() {
+    times+=("$1 $((SECONDS - phase_start)) s")
+    phase_start=$SECONDS
+}
+
+# The background jobs. apt-get is never interrupted (dpkg must not be left half done): on the
+# way out this waits for it. The compiled run has its own process group, ended on the way out
+# if it is still running (after a failed pip install, or ^C).
+apt_pid=
+lane_pid=
+# shellcheck disable=SC2317 # (run by the EXIT trap)
+finish() {
+    if [[ -n $lane_pid ]]; then
+        kill -TERM -- "-$lane_pid" 2>/dev/null || true
+    fi
+    if [[ -n $apt_pid ]] && kill -0 "$apt_pid" 2>/dev/null; then
+        echo "scripts/test.sh: waiting for apt-get to finish" >&2
+    fi
+    wait || true
+    rm -rf "$logs"
+}
+trap finish EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+apt_log=${TMPDIR:-/tmp}/scopa-test-apt.log
+bash scripts/apt.sh </dev/null >"$apt_log" 2>"$logs/apt.err" &
+apt_pid=$!
+
+# The compiled run: build (or reuse) the compiled venv, then its tests, holding the venv's lock
+# shared so another run's build waits for them. Its statuses and output are reported after the
+# main pytest, where they always were.
+# shellcheck disable=SC2317 # (run by bash -c, below)
+compiled_lane() {
+    local rc=0
+    bash scripts/build_compiled.sh "$compiled" || rc=$?
+    echo "$rc" >"$logs/build.rc"
+    echo "compiled build $SECONDS s" >"$logs/lane.times"
+    ((rc == 0)) || return 0
+    rc=0
+    flock -s -o "$compiled/.scopa-lock" "$compiled/bin/pytest" -p no:cacheprovider "$@" || rc=$?
+    echo "$rc" >"$logs/compiled.rc"
+    echo "then its tests, done at $SECONDS s (in the background)" >>"$logs/lane.times"
+}
+if ((run_compiled)); then
+    export -f compiled_lane
+    export logs compiled
+    setsid bash -c 'compiled_lane "$@"' compiled_lane "${compiled_args[@]}" \
+        </dev/null >"$logs/compiled.log" 2>&1 &
+    lane_pid=$!
+fi
+
+# Install (again) when the venv is new or pyproject.toml changed since the last install; under
+# the venv's lock, so two runs at once do not install into it together.
 stamp=$venv/.scopa-test-install
-if ! cmp -s pyproject.toml "$stamp"; then
-    "$venv/bin/python" -m pip install --quiet -e '.[test]'
-    cp pyproject.toml "$stamp"
-fi
+mkdir -p "$venv"
+{
+    flock 7
+    if [[ ! -x $venv/bin/python ]]; then
+        "$python" -m venv "$venv"
+    fi
+    if ! cmp -s pyproject.toml "$stamp"; then
+        "$venv/bin/python" -m pip install --quiet -e '.[test]'
+        cp pyproject.toml "$stamp"
+    fi
+} 7>"$venv/.scopa-lock"
+phase ".venv"
+
+# The Debian packages, before the services that use them.
+wait "$apt_pid" || true
+apt_pid=
+cat "$logs/apt.err" >&2
+phase "then apt-get"
 
 # The storage tests also run on PostgreSQL: start (or reuse) a loopback server for them. When it
 # cannot be had, they are skipped with the reason, and everything else still runs.
@@ -27,15 +138,14 @@ eval "$(bash scripts/nginx.sh)"
 # The web client's browser tests drive Debian's Chromium: install it when missing, the same way.
 eval "$(bash scripts/chromium.sh)"
 # The systemd units in deploy/ are checked by `systemd-analyze verify` (Debian's systemd package;
-# nothing of systemd runs). Chromium usually brings it; when not, install it, or the check skips.
+# nothing of systemd runs). scripts/apt.sh installs it with the others; when that failed, try it
+# alone, or the check skips.
 if ! command -v systemd-analyze >/dev/null && [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
-    { DEBIAN_FRONTEND=noninteractive apt-get update -q &&
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends systemd
-    } </dev/null >"${TMPDIR:-/tmp}/scopa-test-systemd.log" 2>&1 ||
+    bash scripts/apt.sh systemd </dev/null >"${TMPDIR:-/tmp}/scopa-test-systemd.log" 2>&1 ||
         echo "scripts/test.sh: apt-get install systemd failed; the unit checks will skip" >&2
 fi
 
-# Run all three checks so one report shows every failure; exit with the first failing status.
+# Run every check so one report shows every failure; exit with the first failing status.
 # Nothing is masked: pytest's status 5 (no tests collected) fails the run like any other.
 status=0
 check() {
@@ -46,14 +156,52 @@ check() {
         ((status != 0)) || status=$rc
     fi
 }
+# The compiled run's statuses, reported as check reports a command's: report FILE COMMAND...
+report() {
+    local rc=1
+    if [[ -f $logs/$1 ]]; then
+        rc=$(<"$logs/$1")
+    else
+        echo "scripts/test.sh: the compiled run ended before it recorded a status" >&2
+    fi
+    shift
+    if ((rc != 0)); then
+        echo "scripts/test.sh: failed with status $rc: $*" >&2
+        ((status != 0)) || status=$rc
+    fi
+}
+phase "the services"
 check "$venv/bin/ruff" check src tests
-check "$venv/bin/mypy" --strict src/scopa
-check "$venv/bin/pytest" tests src/scopa README.md --doctest-modules "$@"
-# The rules core also ships compiled with mypyc (setup.py): build it and run the core's and the
+# mypy's cache lives in the venv: out of the tree, and kept from one run to the next.
+check "$venv/bin/mypy" --strict --cache-dir "$venv/.mypy_cache" src/scopa
+# pytest runs alone: the compiled run is over first (the browser tests want the CPU to themselves).
+phase "ruff and mypy"
+if [[ -n $lane_pid ]]; then
+    wait "$lane_pid" || true
+    lane_pid=
+fi
+phase "then the compiled run"
+check "$venv/bin/pytest" --doctest-modules "${main_args[@]}"
+phase "pytest"
+# The rules core also ships compiled with mypyc (setup.py): its build, and the core's and the
 # bots' tests against the compiled modules, so both forms keep the same behaviour.
-check bash scripts/build_compiled.sh
-check .venv-compiled/bin/pytest -p no:cacheprovider tests/test_cards.py tests/test_moves.py \
-    tests/test_rules.py tests/test_capture.py tests/test_scoring.py tests/test_game.py \
-    tests/test_view.py tests/test_round.py tests/test_properties.py tests/test_records.py \
-    tests/test_players.py tests/test_cli.py tests/test_master.py tests/test_solver.py "$@"
+if ((run_compiled)); then
+    echo "== the compiled core (scripts/build_compiled.sh, then $compiled/bin/pytest" \
+        "${compiled_args[*]}), run while .venv was installed:"
+    cat "$logs/compiled.log"
+    report build.rc bash scripts/build_compiled.sh "$compiled"
+    if [[ $(cat "$logs/build.rc" 2>/dev/null) == 0 ]]; then
+        report compiled.rc "$compiled/bin/pytest" -p no:cacheprovider "${compiled_args[@]}"
+    fi
+else
+    echo "scripts/test.sh: no path in tests/core or tests/bots asked for: the compiled run is left out" >&2
+fi
+if [[ -f $logs/lane.times ]]; then
+    mapfile -t -O "${#times[@]}" times <"$logs/lane.times"
+fi
+summary=
+for entry in "${times[@]}"; do
+    summary+="${summary:+; }$entry"
+done
+echo "scripts/test.sh: wall times: $summary; total $SECONDS s" >&2
 exit "$status"
