@@ -638,7 +638,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--login-per-account",
         metavar="LIMITS",
-        help="login attempts allowed per account (default: '5/minute;30/hour')",
+        help="login attempts allowed per account from one client address "
+        "(default: '5/minute;30/hour')",
     )
     serve.add_argument(
         "--bot-queue",

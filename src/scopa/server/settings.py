@@ -17,7 +17,12 @@ DEFAULT_PROVISIONAL_MATCHES = 5
 DEFAULT_LOGIN_PER_ADDRESS = "10/minute;60/hour"
 """Login attempts one client address may make, right or wrong."""
 DEFAULT_LOGIN_PER_ACCOUNT = "5/minute;30/hour"
-"""Login attempts on one account, from any address: guessing from many addresses is slow too."""
+"""Login attempts on one account from one client address. Counted per (address, account) pair,
+never per account alone: a stranger's wrong guesses from their address must not lock the owner
+out at theirs (OWASP's authentication cheat sheet on lockout)."""
+DEFAULT_REGISTER_PER_ADDRESS = "5/minute;30/hour"
+"""Accounts one client address may try to make. Each one costs two argon2id computations of
+64 MiB, so the lobby's write limit (18,000 an hour) would let one address keep the CPU busy."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +80,9 @@ class Settings:
     login_per_address: str = DEFAULT_LOGIN_PER_ADDRESS
     """Login attempts allowed per client address (the ``limits`` library's notation)."""
     login_per_account: str = DEFAULT_LOGIN_PER_ACCOUNT
-    """Login attempts allowed per account, from any address."""
+    """Login attempts (and password changes) allowed per account from one client address."""
+    register_per_address: str = DEFAULT_REGISTER_PER_ADDRESS
+    """Registrations allowed per client address (the ``limits`` library's notation)."""
 
     def __post_init__(self) -> None:
         low, high = self.bot_delay

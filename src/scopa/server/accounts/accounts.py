@@ -9,35 +9,40 @@ makes a new session (a cookie sent with the login is revoked), so a session id p
 login is worth nothing after it.
 
 A write authenticated by the cookie must come from this site: a browser sends ``Origin`` (or at
-least ``Referer``) with it, and one that names another site is refused (403). Login attempts are
-limited per client address and per account with the ``limits`` library, in memory or in the
-room's Redis. No password, hash or session secret is ever logged or sent back.
+least ``Referer``) with it, and one that names another site is refused (403). Password checks
+(logins, password changes) are limited per client address and per pair of address and account,
+registrations per address (:class:`~..table.ratelimit.AccountLimits`), with the ``limits``
+library, in memory or in the room's Redis. No password, hash or session secret is ever logged or
+sent back.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
+import os
 import secrets
+import threading
 import unicodedata
+import weakref
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Annotated, Final, cast
+from typing import Annotated, Final, TypeVar, cast
 from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Depends, Path, Request, Response
-from limits import parse_many
-from limits.aio.storage import MemoryStorage, RedisStorage, Storage
-from limits.aio.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, Field, StringConstraints
 
-from ..settings import Settings
 from ..store import account_queries
 from ..store.account_queries import SealedSeat
 from ..store.storage import Storage as Database
 from ..store.storage import now
+from ..table.ratelimit import AccountLimits
 from ..table.room import CardRoom
 from ..table.tables import LobbyError
 from ..table.tokens import token_matches
@@ -112,8 +117,51 @@ def check_password(password: str) -> str:
     return password
 
 
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+HASH_WORKERS: Final = max(1, _cores() - 1)
+"""argon2id computations (64 MiB each) that run at once; more wait their turn. One core is left
+to the event loop, which plays every table and answers ``/healthz``."""
+
+_Result = TypeVar("_Result")
+
+
+def _lower_priority() -> None:
+    """Run this thread (and the threads argon2 starts from it for its lanes, which inherit its
+    niceness) below the event loop's thread, so that hashing takes only the CPU the tables leave.
+    On Linux ``setpriority`` with a thread id changes that thread alone; elsewhere nothing."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+
+
+_HASH_THREADS: Final = ThreadPoolExecutor(
+    HASH_WORKERS, thread_name_prefix="scopa-argon2", initializer=_lower_priority
+)
+_hash_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+"""One semaphore per event loop (a semaphore belongs to the loop it first waited in)."""
+
+
+async def bounded_hash(work: Callable[[], _Result]) -> _Result:
+    """Run one argon2id computation off the event loop, at most :data:`HASH_WORKERS` at once: a
+    burst of registrations or logins waits here (and a request given up while waiting costs
+    nothing) instead of starving the event loop of the CPU."""
+    loop = asyncio.get_running_loop()
+    slots = _hash_slots.get(loop)
+    if slots is None:
+        slots = _hash_slots[loop] = asyncio.Semaphore(HASH_WORKERS)
+    async with slots:
+        return await loop.run_in_executor(_HASH_THREADS, work)
+
+
 async def hash_password(password: str) -> str:
-    return await asyncio.to_thread(_hasher.hash, password)
+    return await bounded_hash(lambda: _hasher.hash(password))
 
 
 async def password_matches(password: str, password_hash: str) -> bool:
@@ -123,7 +171,12 @@ async def password_matches(password: str, password_hash: str) -> bool:
         except (VerificationError, InvalidHashError):
             return False
 
-    return await asyncio.to_thread(verify)
+    return await bounded_hash(verify)
+
+
+async def seat_key(password: str, account_id: int) -> bytes:
+    """The account's seat key (:func:`.seatkeys.derive`, argon2id too), computed like a hash."""
+    return await bounded_hash(lambda: seatkeys.derive(password, account_id))
 
 
 # -- requests ------------------------------------------------------------------------------
@@ -185,37 +238,21 @@ async def _signed_in(request: Request) -> Account:
 Me = Annotated[Account, Depends(_signed_in)]
 
 
-class _LoginLimits:
-    """The login limits, made on first use (the memory storage needs a running loop)."""
-
-    def __init__(self, settings: Settings) -> None:
-        storage: Storage = (
-            MemoryStorage()
-            if settings.redis_url is None
-            else RedisStorage("async+" + settings.redis_url, implementation="redispy")
-        )
-        self.limiter = MovingWindowRateLimiter(storage)
-        self.per_address = parse_many(settings.login_per_address)
-        self.per_account = parse_many(settings.login_per_account)
-
-    async def refusal(self, address: str, key: str) -> str | None:
-        for limit in self.per_address:
-            if not await self.limiter.hit(limit, "login-address", address):
-                return f"too many login attempts from your address (at most {limit}): wait " \
-                    "a little and try again"
-        for limit in self.per_account:
-            if not await self.limiter.hit(limit, "login-account", key):
-                return f"too many login attempts on this account (at most {limit}): wait a " \
-                    "little and try again"
-        return None
-
-
-def _login_limits(request: Request) -> _LoginLimits:
+def _account_limits(request: Request) -> AccountLimits:
+    """The room's :class:`AccountLimits`, made on first use (the memory storage needs a
+    running loop)."""
     state = request.app.state
-    limits = getattr(state, "login_limits", None)
+    limits = getattr(state, "account_limits", None)
     if limits is None:
-        limits = state.login_limits = _LoginLimits(_room(request).settings)
-    return cast(_LoginLimits, limits)
+        limits = state.account_limits = AccountLimits(_room(request).settings)
+    return cast(AccountLimits, limits)
+
+
+async def _limit_password_checks(request: Request, key: str) -> None:
+    """Refuse (429) one more password check from this address on the account keyed ``key``."""
+    refusal = await _account_limits(request).password_refusal(_address(request), key)
+    if refusal is not None:
+        raise LobbyError(429, refusal)
 
 
 def _address(request: Request) -> str:
@@ -248,7 +285,7 @@ async def _new_session(
         ending=hash_secret(old) if old else None,
     )
     _set_cookie(request, response, COOKIE, secret)
-    key = await asyncio.to_thread(seatkeys.derive, password, account_id)
+    key = await seat_key(password, account_id)
     _set_cookie(request, response, seatkeys.KEY_COOKIE, seatkeys.encode_key(key))
 
 
@@ -290,17 +327,22 @@ class SessionView(BaseModel):
 
 @router.post("/register", status_code=201)
 async def register(body: Credentials, request: Request, response: Response) -> AccountView:
-    """Make an account and log in to it."""
+    """Make an account and log in to it. Bad input is answered before any hashing and counts
+    against no limit; what would hash counts against the address's registrations."""
     check_origin(request)
     name = check_name(body.name)
-    password_hash = await hash_password(check_password(body.password))
+    password = check_password(body.password)
+    refusal = await _account_limits(request).registration_refusal(_address(request))
+    if refusal is not None:
+        raise LobbyError(429, refusal)
+    password_hash = await hash_password(password)
     key = name_key(name)
     account_id = await account_queries.create_account(
         _database(request), name, key, password_hash, now()
     )
     if account_id is None:
         raise LobbyError(409, f"the user name {name!r} is taken: choose another")
-    await _new_session(request, response, account_id, body.password)
+    await _new_session(request, response, account_id, password)
     return AccountView(id=account_id, name=name)
 
 
@@ -309,9 +351,7 @@ async def login(body: Credentials, request: Request, response: Response) -> Acco
     """Log in: a new session cookie, whatever session the browser had before."""
     check_origin(request)
     key = name_key(body.name.strip())[:64]
-    refusal = await _login_limits(request).refusal(_address(request), key)
-    if refusal is not None:
-        raise LobbyError(429, refusal)
+    await _limit_password_checks(request, key)
     row = await account_queries.login_row(_database(request), key)
     matches = await password_matches(body.password, row.password_hash if row else _DUMMY_HASH)
     if row is None or not matches:
@@ -344,13 +384,16 @@ async def change_password(
     body: NewPassword, request: Request, response: Response, account: Me
 ) -> None:
     """Change your password: every other session of the account ends, and the seats it holds
-    are sealed again under the new password's seat key."""
+    are sealed again under the new password's seat key. The current password is checked under
+    the login's limits (the same counts: a stolen session is no way around them)."""
+    new_password = check_password(body.new)
+    await _limit_password_checks(request, name_key(account.name))
     current_hash = await account_queries.password_hash(_database(request), account.id)
     if current_hash is None or not await password_matches(body.current, current_hash):
         raise LobbyError(403, "the current password is wrong: the password was not changed")
-    new_hash = await hash_password(check_password(body.new))
-    old_key = await asyncio.to_thread(seatkeys.derive, body.current, account.id)
-    new_key = await asyncio.to_thread(seatkeys.derive, body.new, account.id)
+    new_hash = await hash_password(new_password)
+    old_key = await seat_key(body.current, account.id)
+    new_key = await seat_key(new_password, account.id)
 
     def reseal(held: SealedSeat) -> str | None:
         """A held seat's token under the new key: run inside the password's transaction, so

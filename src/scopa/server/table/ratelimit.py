@@ -1,8 +1,9 @@
-"""Rate limits: a token bucket per connection, and the lobby's limits per client address.
+"""Rate limits: a token bucket per connection, the lobby's limits per client address, and the
+accounts' limits on password checks and registrations.
 
 A person clicks a few times a second at most; a client that sends faster is broken or hostile,
 and one connection must not be able to keep a table's writer busy, nor one address fill the
-database with tables.
+database with tables, nor guess passwords, nor keep the CPU hashing new accounts' passwords.
 """
 
 from __future__ import annotations
@@ -55,6 +56,15 @@ class TokenBucket:
         self._tokens = min(self.capacity, self._tokens + 1)
 
 
+def limit_storage(redis_url: str | None) -> Storage:
+    """Where the ``limits`` library counts: this process's memory, or the room's Redis so that
+    every process counts the same requests. Make it in the running event loop (the memory
+    storage starts its expiry task there)."""
+    if redis_url is None:
+        return MemoryStorage()
+    return RedisStorage("async+" + redis_url, implementation="redispy")
+
+
 class HttpLimits:
     """The lobby's rate limits per client address, kept by the ``limits`` library: in this
     process's memory, or in Redis (``Settings.redis_url``) so that every process of the room
@@ -71,12 +81,7 @@ class HttpLimits:
 
     async def open(self) -> None:
         """Make the storage (the memory one needs the running event loop for its expiry)."""
-        storage: Storage
-        if self._redis_url is None:
-            storage = MemoryStorage()
-        else:
-            storage = RedisStorage("async+" + self._redis_url, implementation="redispy")
-        self._limiter = MovingWindowRateLimiter(storage)
+        self._limiter = MovingWindowRateLimiter(limit_storage(self._redis_url))
 
     async def refusal(self, address: str, write: bool) -> str | None:
         """``None`` when ``address`` may make one more request, else the sentence that says
@@ -85,4 +90,47 @@ class HttpLimits:
         for limit in self.writes if write else self.reads:
             if not await self._limiter.hit(limit, "write" if write else "read", address):
                 return f"too many requests from your address: at most {limit}; try again shortly"
+        return None
+
+
+class AccountLimits:
+    """The accounts' limits, kept by the ``limits`` library like :class:`HttpLimits`.
+
+    * A password check (a login, a password change) is limited per client address
+      (``Settings.login_per_address``) and per pair of address and account
+      (``Settings.login_per_account``), never per account alone: following OWASP's guidance on
+      lockout, wrong guesses from one address cannot lock the owner out at another.
+    * A registration is limited per address (``Settings.register_per_address``): each one costs
+      two argon2id computations of 64 MiB.
+
+    Every attempt counts, right or wrong, so that the answer to an attempt over a limit says
+    nothing about the password. Each refusal is a sentence that names the limit.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.per_address = parse_many(settings.login_per_address)
+        self.per_account = parse_many(settings.login_per_account)
+        self.registrations = parse_many(settings.register_per_address)
+        self._limiter = MovingWindowRateLimiter(limit_storage(settings.redis_url))
+
+    async def password_refusal(self, address: str, account_key: str) -> str | None:
+        """``None`` when ``address`` may check one more password for the account whose name
+        key is ``account_key``, else the sentence that says which limit it went over."""
+        for limit in self.per_address:
+            if not await self._limiter.hit(limit, "login-address", address):
+                return f"too many login attempts from your address (at most {limit}): wait " \
+                    "a little and try again"
+        for limit in self.per_account:
+            if not await self._limiter.hit(limit, "login-pair", address, account_key):
+                return f"too many login attempts on this account from your address (at most " \
+                    f"{limit}): wait a little and try again"
+        return None
+
+    async def registration_refusal(self, address: str) -> str | None:
+        """``None`` when ``address`` may make one more account, else the sentence that says
+        which limit it went over."""
+        for limit in self.registrations:
+            if not await self._limiter.hit(limit, "register-address", address):
+                return f"too many new accounts from your address (at most {limit}): wait a " \
+                    "little and try again"
         return None
