@@ -6,7 +6,9 @@ held by a secret token, returned once when the seat is taken; every seat action 
 
 Every value a request carries is bounded here (lengths, numbers, counts), so that nothing a
 client sends can reach the database out of range: a bad value is a 422 with one sentence.
-Every route is rate limited per client address (:class:`~.ratelimit.HttpLimits`).
+Every route is rate limited per client address (:class:`~.ratelimit.HttpLimits`). A guest may
+not sit under a name that looks like an account's (:func:`.accounts.check_guest_name`): a seat
+named ``Anna`` is Anna's account, or nobody's.
 """
 
 from __future__ import annotations
@@ -173,6 +175,8 @@ async def create_table(body: NewTable, room: Room, request: Request) -> SeatGran
     """A new table. With ``name`` you sit at it and get your seat token."""
     rules = build_rules(body.preset, body.players, body.teams, body.target)
     account = await accounts.seat_holder(request)
+    if account is None and body.name is not None:
+        await accounts.check_guest_name(room.storage, body.name)
     table, seat, token = await room.create(
         rules, body.look, body.bots, accounts.seat_name(account, body.name)
     )
@@ -195,8 +199,11 @@ async def show_table(code: Code, cluster: Processes) -> TableView:
 async def join_table(
     code: Code, body: Join, cluster: Processes, room: Room, request: Request
 ) -> SeatGrant:
-    """Take a free seat as a guest; the answer holds your secret seat token."""
+    """Take a free seat (as a guest, under a name no account looks like); the answer holds your
+    secret seat token."""
     account = await accounts.seat_holder(request)
+    if account is None:
+        await accounts.check_guest_name(room.storage, body.name)
     name = accounts.seat_name(account, body.name)
     done = await _act(cluster, code, "join", name=name, seat=body.seat)
     await accounts.remember_seat(
@@ -241,6 +248,8 @@ async def play_computer(body: Computer, room: Room, request: Request) -> SeatGra
     level = check_level(body.level or default_level())
     bots = {seat: level for seat in range(1, rules.players)}
     account = await accounts.seat_holder(request)
+    if account is None:
+        await accounts.check_guest_name(room.storage, body.name)
     table, seat, token = await room.create(
         rules, body.look, bots, accounts.seat_name(account, body.name)
     )

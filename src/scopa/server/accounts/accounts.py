@@ -14,6 +14,11 @@ least ``Referer``) with it, and one that names another site is refused (403). Pa
 registrations per address (:class:`~..table.ratelimit.AccountLimits`), with the ``limits``
 library, in memory or in the room's Redis. No password, hash or session secret is ever logged or
 sent back.
+
+Names: what is typed is cleaned by one function for registration and login alike
+(:func:`clean_name`), and accounts are unique by what a name looks like, not by its code
+points (:func:`name_key`): ``Anna``, ``anna``, Cyrillic ``\u0410nna`` and fullwidth
+``\uff21nna`` are one name, and a guest may not sit under a name that looks like an account's.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from datetime import timedelta
 from typing import Annotated, Final, TypeVar, cast
 from urllib.parse import urlsplit
 
+import icu  # type: ignore[import-untyped]
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Depends, Path, Request, Response
@@ -45,6 +51,7 @@ from ..store.storage import now
 from ..table.ratelimit import AccountLimits
 from ..table.room import CardRoom
 from ..table.tables import LobbyError
+from ..table.tables import clean_name as clean_display_name
 from ..table.tokens import token_matches
 from . import seatkeys
 
@@ -78,31 +85,116 @@ def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def check_name(name: str) -> str:
-    """A user name as kept: trimmed, 1 to 24 printable characters, no control characters.
+GUEST_NAMES: Final = ("Guest", "Invitado", "Ospite", "Gost", "Misafir")
+"""What the web client calls a guest who typed no name, in each of its languages (``lobby.guest``
+in ``src/scopa/web/i18n``; ``POST /api/play``'s default is the first). No account may look like
+one of them, or every guest who typed no name would be refused a seat."""
 
-    >>> check_name("  Anna Rossi ")
+_SPOOF: Final = icu.SpoofChecker()
+"""ICU's implementation of Unicode TR39, for :func:`name_key`'s skeletons.
+
+Chosen over the two PyPI packages usually named for this: ``confusable-homoglyphs`` ships data
+made from Unicode's confusables.txt, but turned into a map of look-alikes both ways (it answers
+"which characters look like this one", not "what is this string's skeleton") and has no
+skeleton; ``confusables`` ships confusables.txt itself (Unicode 13.0) but compares through a
+two-way map with its own additions (``e`` like ``3``; accents dropped, so ``José`` would be
+``Jose``), not the skeleton. ICU is Unicode's own library and its ``getSkeleton`` is TR39's
+algorithm over confusables.txt; ``pyicu-wheels`` brings PyICU with ICU inside the wheel (no
+system ICU, no compiler). It is pinned in pyproject.toml: the stored keys are made from its data.
+"""
+
+_INVISIBLE: Final = frozenset("\u2800\u3000")
+"""Characters that show nothing but are neither control, format nor default-ignorable
+characters: the Braille blank (a symbol), and the ideographic space that NFKC leaves as a
+space anyway."""
+
+
+def clean_name(name: str) -> str:
+    """A user name as typed, in the one form that registration stores and login looks up:
+    NFKC (fullwidth letters, ligatures and the like as their plain forms; NFC and NFD ``José``
+    alike), each run of whitespace as one space, trimmed.
+
+    >>> clean_name("  Anna   Rossi ")
+    'Anna Rossi'
+    >>> clean_name("\uff21nna"), clean_name("Jose\u0301") == clean_name("Jos\u00e9")
+    ('Anna', True)
+    """
+    return " ".join(unicodedata.normalize("NFKC", name).split())
+
+
+def _invisible(char: str) -> bool:
+    """A control, format (bidi controls, zero-width space), unassigned or private character, a
+    default-ignorable one (U+034F, variation selectors, Hangul fillers), or a blank."""
+    return (
+        unicodedata.category(char).startswith("C")
+        or char in _INVISIBLE
+        or bool(icu.Char.hasBinaryProperty(char, icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT))
+    )
+
+
+def check_name(name: str) -> str:
+    """A user name as kept: :func:`clean_name`, then 1 to 24 characters with at least one
+    letter or digit, no control or invisible characters, not beginning with a combining mark.
+
+    >>> check_name("  Anna  Rossi ")
     'Anna Rossi'
     >>> check_name("x" * 25)  # doctest: +IGNORE_EXCEPTION_DETAIL
     Traceback (most recent call last):
     ...
     LobbyError: a user name may have at most 24 characters; this one has 25
     """
-    name = name.strip()
+    name = clean_name(name)
     if not name:
         raise LobbyError(422, "a user name needs at least one character")
-    if any(unicodedata.category(char).startswith("C") for char in name):
+    if any(_invisible(char) for char in name):
         raise LobbyError(422, "a user name may not hold control or invisible characters")
     if len(name) > MAX_NAME:
         raise LobbyError(
             422, f"a user name may have at most {MAX_NAME} characters; this one has {len(name)}"
         )
-    return " ".join(name.split())
+    if not any(unicodedata.category(char)[0] in "LN" for char in name):
+        raise LobbyError(422, "a user name needs at least one letter or digit")
+    if unicodedata.category(name[0]).startswith("M"):
+        raise LobbyError(422, "a user name may not begin with a combining mark")
+    return name
 
 
 def name_key(name: str) -> str:
-    """Names are unique whatever their case: ``Anna`` and ``anna`` are one name."""
-    return name.casefold()
+    """What makes two names one: the SHA-256 of the TR39 skeleton of the cleaned name, case
+    folded before and after. ``Anna``, ``anna``, ``ANNA``, Cyrillic ``\u0410nna``, Greek
+    ``\u0391nna``, fullwidth ``\uff21nna`` and ``Anna`` with a default-ignorable character in it
+    share a key; ``José`` and ``Jose`` do not (an accent is seen). Accounts are unique by it,
+    and login and profiles find an account by it.
+
+    The hash keeps the key 64 characters whatever the name (a skeleton can be 7 times longer
+    than the name: a Hangul syllable's is its jamo), so it fits the column. It is never a key of
+    before migration 0008 either (:func:`legacy_name_key`: those never were 64 hex digits), so
+    the few accounts that kept one are never mistaken for another.
+
+    >>> name_key("Anna") == name_key("\u0410nna") == name_key("\uff21NNA"), len(name_key("A"))
+    (True, 64)
+    >>> name_key("José") == name_key("Jose")
+    False
+    """
+    folded = clean_name(name).casefold()
+    skeleton = str(_SPOOF.getSkeleton(0, folded)).casefold()
+    return hashlib.sha256(skeleton.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def legacy_name_key(typed: str) -> str:
+    """The key a name had before migration 0008: the name as registration kept it then (trimmed,
+    whitespace runs as one space, not NFKC), case-folded. Give it the name as typed. Only an
+    account that looks like an older one still has such a key (docs/accounts.md, "Names that
+    look alike"), and it is found by it first, as it was found before."""
+    return " ".join(typed.split()).casefold()
+
+
+def reserved_name(name: str) -> bool:
+    """Whether ``name`` looks like what guests are called (:data:`GUEST_NAMES`)."""
+    return name_key(name) in _GUEST_KEYS
+
+
+_GUEST_KEYS: Final = frozenset(name_key(name) for name in GUEST_NAMES)
 
 
 def check_password(password: str) -> str:
@@ -303,7 +395,9 @@ router = APIRouter(prefix="/api/account", tags=["accounts"], dependencies=[Depen
 
 
 class Credentials(BaseModel):
-    name: Body = Field(description="your user name: 1 to 24 characters, unique whatever the case")
+    name: Body = Field(
+        description="your user name: 1 to 24 characters, unique by what it looks like"
+    )
     password: Body = Field(description="8 to 256 characters")
 
 
@@ -327,19 +421,23 @@ class SessionView(BaseModel):
 
 @router.post("/register", status_code=201)
 async def register(body: Credentials, request: Request, response: Response) -> AccountView:
-    """Make an account and log in to it. Bad input is answered before any hashing and counts
-    against no limit; what would hash counts against the address's registrations."""
+    """Make an account and log in to it. Bad input and a name that is taken are answered
+    before any hashing and count against no limit; what would hash counts against the
+    address's registrations."""
     check_origin(request)
     name = check_name(body.name)
     password = check_password(body.password)
+    key = name_key(name)
+    if key in _GUEST_KEYS:
+        raise LobbyError(409, f"the user name {name!r} is what guests are called: choose another")
+    database = _database(request)
+    if await account_queries.name_taken(database, key):
+        raise LobbyError(409, f"the user name {name!r} is taken: choose another")
     refusal = await _account_limits(request).registration_refusal(_address(request))
     if refusal is not None:
         raise LobbyError(429, refusal)
     password_hash = await hash_password(password)
-    key = name_key(name)
-    account_id = await account_queries.create_account(
-        _database(request), name, key, password_hash, now()
-    )
+    account_id = await account_queries.create_account(database, name, key, password_hash, now())
     if account_id is None:
         raise LobbyError(409, f"the user name {name!r} is taken: choose another")
     await _new_session(request, response, account_id, password)
@@ -348,11 +446,13 @@ async def register(body: Credentials, request: Request, response: Response) -> A
 
 @router.post("/login")
 async def login(body: Credentials, request: Request, response: Response) -> AccountView:
-    """Log in: a new session cookie, whatever session the browser had before."""
+    """Log in: a new session cookie, whatever session the browser had before. The name is
+    cleaned as registration cleans it, and found by what it looks like."""
     check_origin(request)
-    key = name_key(body.name.strip())[:64]
+    name = clean_name(body.name)
+    key = name_key(name)
     await _limit_password_checks(request, key)
-    row = await account_queries.login_row(_database(request), key)
+    row = await account_queries.login_row(_database(request), key, legacy_name_key(body.name))
     matches = await password_matches(body.password, row.password_hash if row else _DUMMY_HASH)
     if row is None or not matches:
         raise LobbyError(401, "wrong user name or password")
@@ -460,6 +560,23 @@ async def revoke_session(
 async def seat_holder(request: Request) -> Account | None:
     """The account taking a seat with this lobby request (after the Origin check), if any."""
     return await current_account(request, write=True)
+
+
+async def check_guest_name(storage: Database, name: str) -> None:
+    """Refuse (409) a guest's display name that looks like an account's: a guest cannot sit as
+    ``Anna`` (nor as Cyrillic ``\u0410nna``) while Anna has an account. What guests are called by
+    default (:data:`GUEST_NAMES`) is always free. The name is cleaned as the table cleans it
+    (a 422 for an empty one, as there)."""
+    cleaned = clean_display_name(name)
+    key = name_key(cleaned)
+    if key in _GUEST_KEYS:
+        return
+    owner = await account_queries.name_owner(storage, key, legacy_name_key(cleaned))
+    if owner is not None:
+        raise LobbyError(
+            409, f"the name {cleaned!r} belongs to an account: log in to sit as {owner}, or "
+            "choose another name"
+        )
 
 
 def seat_name(account: Account | None, name: str | None) -> str | None:

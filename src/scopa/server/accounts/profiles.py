@@ -19,7 +19,7 @@ from ..store.account_queries import NamedRating, RecordedMatch
 from ..store.storage import Storage
 from ..table.room import CardRoom
 from ..table.tables import LobbyError
-from .accounts import current_account, name_key, rate_limit
+from .accounts import clean_name, current_account, legacy_name_key, name_key, rate_limit
 from .ratings import display
 
 TOP: Final = 100
@@ -157,12 +157,16 @@ def _standing(row: NamedRating, rank: int | None, provisional: int) -> Standing:
     )
 
 
-@router.get("/profiles/{name}")
+@router.get("/profiles/{name:path}")
 async def profile(name: Annotated[str, Path(max_length=64)], request: Request) -> Profile:
-    """A player's ratings (with their history), record and recent matches."""
-    account = await account_queries.profile_of(_storage(request), name_key(name.strip()), RECENT)
+    """A player's ratings (with their history), record and recent matches. The name is the
+    rest of the path, so a name with a ``/`` in it (``AC/DC fan``, sent as ``AC%2FDC%20fan``)
+    has its profile too; it is cleaned and found as a login finds it."""
+    account = await account_queries.profile_of(
+        _storage(request), name_key(name), legacy_name_key(name), RECENT
+    )
     if account is None:
-        raise LobbyError(404, f"no player is named {name.strip()!r}")
+        raise LobbyError(404, f"no player is named {clean_name(name)!r}")
     history, counts = account.history, account.results
     changes = {row.match_id: row.display_after - row.display_before for row in history}
     return Profile(

@@ -189,18 +189,55 @@ async def create_account(
         return None
 
 
-async def login_row(storage: Storage, name_key: str) -> Login | None:
-    """The account a login names (names compared as :func:`~..accounts.accounts.name_key`
-    folds them), or None for a name nobody has."""
+def _named(name_key: str, legacy_key: str) -> sa.ColumnElement[bool]:
+    return accounts.c.name_key.in_((name_key, legacy_key))
+
+
+def _chosen(rows: Sequence[Any], legacy_key: str) -> Any:
+    """Of the (at most two) accounts a typed name finds, the one that kept ``legacy_key``: an
+    account that looks like an older one and kept its key of before migration 0008 is found by
+    its own name first, as it was before; else the one with the name's key."""
+    for row in rows:
+        if row.name_key == legacy_key:
+            return row
+    return rows[0] if rows else None
+
+
+async def name_taken(storage: Storage, name_key: str) -> bool:
+    """Whether an account has the key ``name_key`` (a look-alike of the name is taken)."""
     async with storage.engine.connect() as connection:
-        row = (
+        found = await connection.scalar(
+            sa.select(accounts.c.id).where(accounts.c.name_key == name_key)
+        )
+    return found is not None
+
+
+async def login_row(storage: Storage, name_key: str, legacy_key: str) -> Login | None:
+    """The account a login names: keys as :func:`~..accounts.accounts.name_key` and
+    :func:`~..accounts.accounts.legacy_name_key` make them of the typed name (the latter
+    first: see :func:`_chosen`), or None for a name nobody has."""
+    async with storage.engine.connect() as connection:
+        rows = (
             await connection.execute(
-                sa.select(accounts.c.id, accounts.c.name, accounts.c.password_hash).where(
-                    accounts.c.name_key == name_key
-                )
+                sa.select(accounts.c.id, accounts.c.name, accounts.c.name_key,
+                          accounts.c.password_hash).where(_named(name_key, legacy_key))
             )
-        ).first()
+        ).all()
+    row = _chosen(rows, legacy_key)
     return None if row is None else Login(row.id, row.name, row.password_hash)
+
+
+async def name_owner(storage: Storage, name_key: str, legacy_key: str) -> str | None:
+    """The name of the account these keys find (as :func:`login_row` finds it), or None."""
+    async with storage.engine.connect() as connection:
+        rows = (
+            await connection.execute(
+                sa.select(accounts.c.name, accounts.c.name_key)
+                .where(_named(name_key, legacy_key))
+            )
+        ).all()
+    row = _chosen(rows, legacy_key)
+    return None if row is None else str(row.name)
 
 
 async def password_hash(storage: Storage, account_id: int) -> str | None:
@@ -582,17 +619,21 @@ def _named_rating(row: Any) -> NamedRating:
                        row.losses, row.name)
 
 
-async def profile_of(storage: Storage, name_key: str, recent: int) -> StoredProfile | None:
-    """The profile of the account named ``name_key`` (folded), with its ``recent`` latest
-    matches; None if nobody has the name."""
+async def profile_of(
+    storage: Storage, name_key: str, legacy_key: str, recent: int
+) -> StoredProfile | None:
+    """The profile of the account a typed name finds (its keys, as :func:`login_row` takes
+    them), with its ``recent`` latest matches; None if nobody has the name."""
     async with storage.engine.connect() as connection:
-        account = (
-            await connection.execute(
-                sa.select(accounts.c.id, accounts.c.name, accounts.c.created_at).where(
-                    accounts.c.name_key == name_key
+        account = _chosen(
+            (
+                await connection.execute(
+                    sa.select(accounts.c.id, accounts.c.name, accounts.c.name_key,
+                              accounts.c.created_at).where(_named(name_key, legacy_key))
                 )
-            )
-        ).first()
+            ).all(),
+            legacy_key,
+        )
         if account is None:
             return None
         pools = (

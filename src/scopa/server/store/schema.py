@@ -81,7 +81,10 @@ accounts = sa.Table(
     sa.Column("password_hash", sa.String(256), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )
-"""A person who registered. ``name_key`` is the name case-folded: names are unique in it."""
+"""A person who registered. ``name_key`` is what the name looks like (the SHA-256 of its TR39
+skeleton, :func:`scopa.server.accounts.accounts.name_key`): names are unique in it. A few
+accounts made before migration 0008 keep their old key, the name case-folded, where their name
+looks like an older account's (docs/accounts.md)."""
 
 sessions = sa.Table(
     "sessions",
