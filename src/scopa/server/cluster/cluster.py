@@ -60,6 +60,9 @@ class Relayed(Protocol):
     owner: str | None
     welcomed: bool
     closing: bool
+    seen: tuple[int | None, int | None]
+    """The (match, version) its client has: what it said hello with, then its last state.
+    Each owner it is moved to is told it, and sends the plays after it as ``missed``."""
 
     def push(self, text: str) -> None: ...
 
@@ -389,7 +392,7 @@ class Cluster:
                 relayed.owner = where
                 self.send(where, {"op": "attach", "from": self.hub.name, "conn": conn,
                                   "code": relayed.code, "token": relayed.token,
-                                  "again": relayed.welcomed})
+                                  "again": relayed.welcomed, "since": list(relayed.seen)})
             for text in self._held.pop(conn, []):
                 await relayed.resend(text)
 

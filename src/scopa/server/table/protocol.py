@@ -173,6 +173,25 @@ def encode_list(messages: list[dict[str, Any]]) -> str:
     return f"[{','.join(encode(message) for message in messages)}]"
 
 
+def state_position(text: str) -> tuple[int | None, int] | None:
+    """The (match, version) of a ``state`` message as the server writes it (``type`` first,
+    as :func:`encode` keeps a message's order), or ``None`` for any other message.
+
+    A socket whose table is owned by another process reads it off what it is sent: when the
+    table moves, its next owner is told the version the socket was last shown, so that the
+    state it sends lists every play after it as ``missed`` (a socket is never made to skip one).
+
+    >>> state_position('{"type":"state","table":"FL7DNF","match":3,"version":12,"play":null}')
+    (3, 12)
+    >>> state_position('{"type":"table","table":{"version":12}}') is None
+    True
+    """
+    if not text.startswith('{"type":"state"'):
+        return None
+    message = orjson.loads(text)
+    return message["match"], message["version"]
+
+
 def error_message(error: ProtocolError) -> str:
     message: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
     if error.ref is not None:

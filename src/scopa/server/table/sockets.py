@@ -25,7 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..cluster.cluster import Cluster
 from ..settings import Settings
 from . import commands
-from .protocol import Hello, Ping, ProtocolError, encode, error_message, parse
+from .protocol import Hello, Ping, ProtocolError, encode, error_message, parse, state_position
 from .ratelimit import TokenBucket
 from .room import CardRoom
 from .tables import POLICY_VIOLATION, Table
@@ -62,6 +62,11 @@ class Connection:
         self.relay_id = ""
         self.welcomed = False
         """Whether this client got its ``welcome`` (a takeover must not send it twice)."""
+        self.seen: tuple[int | None, int | None] = (None, None)
+        """The (match, version) this client has, while it is relayed: what its ``hello``
+        named, then the version of each ``state`` it is sent. When its table moves, the next
+        owner is told it, and lists the plays after it as ``missed``: however long the socket
+        was between owners, and whatever was played meanwhile, it skips no version."""
         self.room: CardRoom | None = None
         self.cluster: Cluster | None = None
         self.bucket = TokenBucket(settings.rate_capacity, settings.rate_per_second)
@@ -76,6 +81,8 @@ class Connection:
             return
         if not self.welcomed and text.startswith('{"type":"welcome"'):
             self.welcomed = True
+        if self.owner is not None and (position := state_position(text)) is not None:
+            self.seen = position
         self.outbox.put_nowait(text)
 
     def close(self, code: int, reason: str) -> None:
@@ -142,8 +149,9 @@ class Connection:
         self.bucket.give_back()
 
     async def adopt(self, table: Table) -> None:
-        """This process took the table over: listen to it here, and get its state now."""
-        if await table.seat_listener(self, self.token, None, welcome=not self.welcomed):
+        """This process took the table over: listen to it here, and get its state now, with
+        the plays since the version this client was last shown."""
+        if await table.seat_listener(self, self.token, self.seen, welcome=not self.welcomed):
             self.table = table
         self.owner = None  # only now: what the client sends meanwhile goes on to the old one
 
@@ -211,7 +219,8 @@ class Connection:
         # Another process owns the table: it says hello and sends everything, through it, and
         # is asked to hand the table over to this process.
         self.owner, self.relay_id = where, cluster.new_id()
-        cluster.relay(self, self.relay_id, {"since": [hello.match, hello.version]})
+        self.seen = (hello.match, hello.version)
+        cluster.relay(self, self.relay_id, {"since": list(self.seen)})
 
 
 async def table_socket(socket: WebSocket, code: str) -> None:
