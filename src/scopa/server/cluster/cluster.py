@@ -308,6 +308,14 @@ class Cluster:
             self.send(process, {"op": "close", "conn": conn, "code": POLICY_VIOLATION,
                                 "reason": "no such table"})
             return
+        known = self.remotes.pop(conn, None)
+        if known is not None:
+            if known.table is where and known in where.listeners:
+                # Attached here already: both the lease (``_tend``) and the former owner's
+                # ``handed`` sent it on. A second listener would send it everything twice.
+                self.remotes[conn] = known
+                return
+            known.table.detach(known)
         remote = RemoteListener(self, process, conn, message.get("token"), where)
         since = message.get("since") or [None, None]
         if await where.seat_listener(
@@ -385,6 +393,11 @@ class Cluster:
         """Relayed ``sockets`` of one table listen to it ``where`` it is now: here, or at
         another owner. Commands bounced meanwhile go after them."""
         for conn, relayed in sockets:
+            if self.relayed.get(conn) is not relayed:
+                # Moved meanwhile by another step (``_tend`` reads the leases while a
+                # ``handed`` is followed), or closed: adopted twice, it would be sent the
+                # state again, with plays it has seen as ``missed``.
+                continue
             if isinstance(where, Table):
                 self.relayed.pop(conn, None)
                 await relayed.adopt(where)
