@@ -189,12 +189,8 @@ def legacy_name_key(typed: str) -> str:
     return " ".join(typed.split()).casefold()
 
 
-def reserved_name(name: str) -> bool:
-    """Whether ``name`` looks like what guests are called (:data:`GUEST_NAMES`)."""
-    return name_key(name) in _GUEST_KEYS
-
-
 _GUEST_KEYS: Final = frozenset(name_key(name) for name in GUEST_NAMES)
+"""The keys of :data:`GUEST_NAMES`: registration refuses them, and guests may always use them."""
 
 
 def check_password(password: str) -> str:
