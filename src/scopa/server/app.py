@@ -23,6 +23,7 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from redis.exceptions import RedisError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 from .. import __version__
@@ -136,6 +137,19 @@ def create_app(
             status_code=503,
             headers={"Retry-After": "5"},
         )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: Exception) -> JSONResponse:
+        # Starlette's own answers (an unknown path, a method a route does not take) say a
+        # bare "Not Found"; every answer of the room says a sentence.
+        assert isinstance(error, StarletteHTTPException)
+        detail = error.detail
+        if error.status_code == 404 and detail == "Not Found":
+            detail = f"there is nothing at {request.url.path}: the routes are listed at /docs"
+        elif error.status_code == 405 and detail == "Method Not Allowed":
+            detail = f"{request.url.path} does not take {request.method}: see /docs"
+        return JSONResponse({"detail": detail}, status_code=error.status_code,
+                            headers=error.headers)
 
     @app.exception_handler(LobbyError)
     async def lobby_error(_: Request, error: Exception) -> JSONResponse:
