@@ -44,7 +44,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Depends, Path, Request, Response
 from pydantic import BaseModel, Field, StringConstraints
 
-from ..store import account_queries
+from ..store import account_queries, rating_queries
 from ..store.account_queries import SealedSeat
 from ..store.storage import Storage as Database
 from ..store.storage import now
@@ -605,6 +605,6 @@ async def table_made(
     """A new table: whether it is rated, and its creator's seat. A guest's casual table
     writes nothing more than it did before accounts (no row means casual, and no account)."""
     if rated:
-        await account_queries.set_rated(storage, code, rated)
+        await rating_queries.set_rated(storage, code, rated)
     if account is not None:
         await remember_seat(storage, code, seat, account, token)

@@ -14,8 +14,8 @@ from fastapi import APIRouter, Depends, Path, Request
 from pydantic import BaseModel, Field
 
 from ...rules import Rules
-from ..store import account_queries
-from ..store.account_queries import NamedRating, RecordedMatch
+from ..store import rating_queries
+from ..store.rating_queries import NamedRating, RecordedMatch
 from ..store.storage import Storage
 from ..table.room import CardRoom
 from ..table.tables import LobbyError
@@ -44,7 +44,7 @@ def _provisional(request: Request) -> int:
 
 
 def _iso(moment: datetime) -> str:
-    """A stored moment (time-zone aware, as :mod:`.account_queries` gives them) as text."""
+    """A stored moment (time-zone aware, as :mod:`scopa.server.store.rating_queries` gives them) as text."""
     return moment.isoformat()
 
 
@@ -136,7 +136,7 @@ async def leaderboard(
     check_pool(pool)
     provisional = _provisional(request)
     me = await current_account(request)
-    found = await account_queries.standings(
+    found = await rating_queries.standings(
         _storage(request), pool, provisional, TOP, None if me is None else me.id
     )
     mine, above = found.mine, found.above
@@ -162,7 +162,7 @@ async def profile(name: Annotated[str, Path(max_length=64)], request: Request) -
     """A player's ratings (with their history), record and recent matches. The name is the
     rest of the path, so a name with a ``/`` in it (``AC/DC fan``, sent as ``AC%2FDC%20fan``)
     has its profile too; it is cleaned and found as a login finds it."""
-    account = await account_queries.profile_of(
+    account = await rating_queries.profile_of(
         _storage(request), name_key(name), legacy_name_key(name), RECENT
     )
     if account is None:

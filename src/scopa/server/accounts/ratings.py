@@ -27,8 +27,8 @@ from typing import Any, Final
 from openskill.models import PlackettLuce
 
 from ...rules import Rules
-from ..store import account_queries
-from ..store.account_queries import Played, RatingMove, StoredRating
+from ..store import rating_queries
+from ..store.rating_queries import Played, RatingMove, StoredRating
 from ..store.storage import Storage, now
 from ..table.finished import FinishedMatch, Subscriber
 
@@ -149,7 +149,7 @@ async def _match_over(
     scores: Sequence[int], winner: int,
 ) -> None:
     pool = pool_of(rules)
-    found = await account_queries.match_accounts(storage, code, match_id)
+    found = await rating_queries.match_accounts(storage, code, match_id)
     held = found.holders
     seats = {player["seat"]: player for player in found.players}
     accounts = {seat: held[seat] for seat, player in seats.items()
@@ -169,7 +169,7 @@ async def _match_over(
         return _rate(known, rules, seats, accounts, walked_out, scores, result)
 
     played = [Played(account, seat, result(seat)) for seat, account in accounts.items()]
-    await account_queries.record_match(
+    await rating_queries.record_match(
         storage, match_id, pool, played, moment, rate if found.rated else None
     )
 

@@ -16,7 +16,7 @@ from ...cards import Card
 from ...game import Game
 from ...moves import Move
 from ...rules import Rules
-from ..store import account_queries
+from ..store import review_queries
 from ..table.room import CardRoom
 from .accounts import rate_limit
 
@@ -119,5 +119,5 @@ async def replay(
     look and the rounds' breakdowns; 404 unknown, 403 while it is being played."""
     room = cast(CardRoom, request.app.state.room)
     record = await room.match_record(match_id)
-    players, look = await account_queries.players_and_look(room.storage, match_id)
+    players, look = await review_queries.players_and_look(room.storage, match_id)
     return {"match": match_id, "players": players, "look": look, **frames(record)}

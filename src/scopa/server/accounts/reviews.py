@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 
 from ... import review
 from ...rules import Rules
-from ..store import account_queries
+from ..store import review_queries
 from ..store.storage import now
 from ..table.room import CardRoom
 from ..table.tables import LobbyError
@@ -62,11 +62,11 @@ class Reviews:
         self.running: dict[tuple[int, int], asyncio.Task[None]] = {}
 
     async def stored(self, match_id: int, seat: int) -> dict[str, Any] | None:
-        return await account_queries.stored_review(self.room.storage, match_id, seat)
+        return await review_queries.stored_review(self.room.storage, match_id, seat)
 
     async def progress(self, match_id: int, seat: int) -> Progress | None:
         """How far the review is, as every process sees it; None if nobody asked for it."""
-        row = await account_queries.review_job(self.room.storage, match_id, seat)
+        row = await review_queries.review_job(self.room.storage, match_id, seat)
         return None if row is None else Progress(row.total, row.done, row.error)
 
     async def start(self, match_id: int, seat: int, record: dict[str, Any]) -> Progress | None:
@@ -84,17 +84,17 @@ class Reviews:
         """Whether this process now holds the review: a new row, or one that failed or whose
         process went quiet (the unique key and the owner fence let only one process win)."""
         moment = now()
-        return await account_queries.claim_review(
+        return await review_queries.claim_review(
             self.room.storage, *key, self.owner, total, moment, moment - CLAIM_LAPSE
         )
 
     async def _progressed(self, key: tuple[int, int], done: int) -> bool:
         """Write this process's progress on its claim; False if another process took it."""
-        return await account_queries.review_progressed(self.room.storage, *key, self.owner, done)
+        return await review_queries.review_progressed(self.room.storage, *key, self.owner, done)
 
     async def _failed(self, key: tuple[int, int], error: str) -> None:
         """Mark this process's claim failed, so the next asking starts the review again."""
-        await account_queries.review_failed(self.room.storage, *key, self.owner, error)
+        await review_queries.review_failed(self.room.storage, *key, self.owner, error)
 
     async def _run(self, key: tuple[int, int], todo: list[dict[str, Any]]) -> None:
         try:
@@ -103,7 +103,7 @@ class Reviews:
                 judged.append(await self.room.pool.review(job))
                 if not await self._progressed(key, len(judged)):
                     return  # another process took the review over: it finishes it
-            await account_queries.store_review(
+            await review_queries.store_review(
                 self.room.storage, *key, review.summary(key[1], judged))
         except asyncio.CancelledError:
             raise

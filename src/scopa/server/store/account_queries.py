@@ -1,42 +1,35 @@
-"""The accounts wing's reads and writes: accounts and sessions, the seats they hold, ratings,
-profiles, replays and the master's reviews.
+"""The accounts' reads and writes: accounts, sessions and the seats they hold.
 
 Each function is one query, one read on one connection, or one transaction through the room's
 writer (:meth:`.Storage.write`), named for what it reads or writes. The wing
 (:mod:`scopa.server.accounts`) keeps the HTTP and the rules of accounts (who may do what,
-password hashes, seat keys, the rating model); this module keeps the SQL, so that the schema's
-columns are spelled out in one place beside :mod:`.storage`. Where a rule of the wing must run
-inside a transaction (sealing seats again under a new password, rating a match from the ratings
-read in it), the caller hands it in as a plain function, so the transaction stays one.
+password hashes, seat keys); this module and its siblings :mod:`.rating_queries` and
+:mod:`.review_queries` keep the SQL, so that the schema's columns are spelled out in one place
+beside :mod:`.storage`. Where a rule of the wing must run inside a transaction (sealing seats
+again under a new password), the caller hands it in as a plain function, so the transaction
+stays one.
 
 Every moment given back is time-zone aware (SQLite keeps none: what it stores is UTC).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .schema import (
-    account_matches,
     accounts,
-    matches,
-    rating_history,
-    ratings,
-    review_jobs,
-    reviews,
     seat_accounts,
     seats,
     sessions,
-    table_modes,
     tables,
 )
-from .storage import Storage, now
+from .storage import Storage, aware
 
 # -- accounts and sessions -----------------------------------------------------------------
 
@@ -85,7 +78,7 @@ async def session_of(storage: Storage, secret_hash: str) -> StoredSession | None
         ).first()
     if row is None:
         return None
-    return StoredSession(row.id, _aware(row.created_at), _aware(row.seen_at), row.account,
+    return StoredSession(row.id, aware(row.created_at), aware(row.seen_at), row.account,
                          row.name)
 
 
@@ -157,7 +150,7 @@ async def sessions_of(storage: Storage, account_id: int) -> list[ListedSession]:
             )
         ).all()
     return [
-        ListedSession(row.id, row.agent, _aware(row.created_at), _aware(row.seen_at))
+        ListedSession(row.id, row.agent, aware(row.created_at), aware(row.seen_at))
         for row in rows
     ]
 
@@ -189,11 +182,12 @@ async def create_account(
         return None
 
 
-def _named(name_key: str, legacy_key: str) -> sa.ColumnElement[bool]:
+def named(name_key: str, legacy_key: str) -> sa.ColumnElement[bool]:
+    """Whether an account row has a typed name's key, or its key of before migration 0008."""
     return accounts.c.name_key.in_((name_key, legacy_key))
 
 
-def _chosen(rows: Sequence[Any], legacy_key: str) -> Any:
+def chosen(rows: Sequence[Any], legacy_key: str) -> Any:
     """Of the (at most two) accounts a typed name finds, the one that kept ``legacy_key``: an
     account that looks like an older one and kept its key of before migration 0008 is found by
     its own name first, as it was before; else the one with the name's key."""
@@ -220,10 +214,10 @@ async def login_row(storage: Storage, name_key: str, legacy_key: str) -> Login |
         rows = (
             await connection.execute(
                 sa.select(accounts.c.id, accounts.c.name, accounts.c.name_key,
-                          accounts.c.password_hash).where(_named(name_key, legacy_key))
+                          accounts.c.password_hash).where(named(name_key, legacy_key))
             )
         ).all()
-    row = _chosen(rows, legacy_key)
+    row = chosen(rows, legacy_key)
     return None if row is None else Login(row.id, row.name, row.password_hash)
 
 
@@ -233,10 +227,10 @@ async def name_owner(storage: Storage, name_key: str, legacy_key: str) -> str | 
         rows = (
             await connection.execute(
                 sa.select(accounts.c.name, accounts.c.name_key)
-                .where(_named(name_key, legacy_key))
+                .where(named(name_key, legacy_key))
             )
         ).all()
-    row = _chosen(rows, legacy_key)
+    row = chosen(rows, legacy_key)
     return None if row is None else str(row.name)
 
 
@@ -349,474 +343,3 @@ async def change_password(
         )
 
     await storage.write(run)
-
-
-# -- ratings -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class StoredRating:
-    """An account's rating in one pool: openskill's ``(mu, sigma)`` and its rated record."""
-
-    account_id: int
-    pool: str
-    mu: float
-    sigma: float
-    matches: int
-    wins: int
-    losses: int
-
-
-@dataclass(frozen=True)
-class NamedRating(StoredRating):
-    """A rating with its account's name, as a leaderboard lists it."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class Played:
-    """One account's part in a finished match: its seat and how it ended for it (``win``,
-    ``loss`` or ``left``)."""
-
-    account_id: int
-    seat: int
-    result: str
-
-
-@dataclass(frozen=True)
-class RatingMove:
-    """An account's rating after a rated match, and what to remember of the change."""
-
-    account_id: int
-    seat: int
-    result: str
-    mu: float
-    sigma: float
-    matches: int
-    wins: int
-    losses: int
-    display_before: int
-    display_after: int
-
-
-Rate = Callable[[Mapping[int, StoredRating]], Sequence[RatingMove]]
-"""The new ratings of a match's accounts, from their ratings before it (by account; an account
-not there has none yet in the pool)."""
-
-
-@dataclass(frozen=True)
-class MatchAccounts:
-    """Who played a match, as its table remembers: the match's players, the account holding
-    each seat at the table (by seat), and whether the table is rated."""
-
-    players: list[dict[str, Any]]
-    holders: dict[int, int]
-    rated: bool
-
-
-async def set_rated(storage: Storage, code: str, rated: bool) -> None:
-    """Remember whether table ``code`` is rated (chosen when it is made)."""
-
-    async def run(connection: AsyncConnection) -> None:
-        await connection.execute(table_modes.insert().values(table_code=code, rated=rated))
-
-    await storage.write(run)
-
-
-async def is_rated(storage: Storage, code: str) -> bool:
-    """Whether table ``code`` is rated (a table with no mode is casual)."""
-    async with storage.engine.connect() as connection:
-        return bool(
-            await connection.scalar(
-                sa.select(table_modes.c.rated).where(table_modes.c.table_code == code)
-            )
-        )
-
-
-async def match_accounts(storage: Storage, code: str, match_id: int) -> MatchAccounts:
-    """Match ``match_id``'s players, table ``code``'s seat holders and mode, read on one
-    connection."""
-    async with storage.engine.connect() as connection:
-        players: list[dict[str, Any]] = (
-            await connection.scalar(sa.select(matches.c.players).where(matches.c.id == match_id))
-        ) or []
-        holders = {
-            row.seat: row.account_id
-            for row in await connection.execute(
-                sa.select(seat_accounts.c.seat, seat_accounts.c.account_id).where(
-                    seat_accounts.c.table_code == code
-                )
-            )
-        }
-        rated = bool(
-            await connection.scalar(
-                sa.select(table_modes.c.rated).where(table_modes.c.table_code == code)
-            )
-        )
-    return MatchAccounts(players, holders, rated)
-
-
-async def record_match(
-    storage: Storage, match_id: int, pool: str, played: Sequence[Played], moment: datetime,
-    rate: Rate | None,
-) -> None:
-    """One transaction: match ``match_id`` goes in the record of each account that ``played``
-    it, unless it is there already (recording twice changes nothing); with ``rate`` (a rated
-    match; None for a casual one) the accounts' ratings in ``pool`` are read, ``rate`` moves
-    them, and each new rating is written with its line of history."""
-
-    async def run(connection: AsyncConnection) -> None:
-        done = await connection.scalar(
-            sa.select(sa.func.count()).select_from(account_matches).where(
-                account_matches.c.match_id == match_id
-            )
-        )
-        if done:
-            return
-        await connection.execute(account_matches.insert(), [
-            {"match_id": match_id, "account_id": part.account_id, "seat": part.seat,
-             "pool": pool, "rated": rate is not None, "result": part.result, "at": moment}
-            for part in played
-        ])
-        if rate is None:
-            return
-        rows = (
-            await connection.execute(
-                sa.select(ratings).where(
-                    ratings.c.pool == pool,
-                    ratings.c.account_id.in_([part.account_id for part in played]),
-                )
-            )
-        ).all()
-        known = {row.account_id: _stored_rating(row) for row in rows}
-        for moved in rate(known):
-            if moved.account_id not in known:
-                await connection.execute(ratings.insert().values(
-                    account_id=moved.account_id, pool=pool, mu=moved.mu, sigma=moved.sigma,
-                    matches=moved.matches, wins=moved.wins, losses=moved.losses,
-                    updated_at=moment))
-            else:
-                await connection.execute(
-                    ratings.update()
-                    .where(ratings.c.account_id == moved.account_id, ratings.c.pool == pool)
-                    .values(mu=moved.mu, sigma=moved.sigma, matches=moved.matches,
-                            wins=moved.wins, losses=moved.losses, updated_at=moment)
-                )
-            await connection.execute(rating_history.insert().values(
-                match_id=match_id, account_id=moved.account_id, pool=pool, seat=moved.seat,
-                result=moved.result, mu=moved.mu, sigma=moved.sigma,
-                display_before=moved.display_before, display_after=moved.display_after,
-                at=moment))
-
-    await storage.write(run)
-
-
-def _stored_rating(row: Any) -> StoredRating:
-    return StoredRating(row.account_id, row.pool, row.mu, row.sigma, row.matches, row.wins,
-                        row.losses)
-
-
-# -- leaderboards and profiles -------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Standings:
-    """A pool's leaderboard as stored: its best ratings, and one account's own."""
-
-    top: list[NamedRating]
-    mine: NamedRating | None
-    """The asking account's rating in the pool, if it has one."""
-    above: int | None
-    """How many counted ratings are stronger than ``mine`` (None while it is provisional)."""
-
-
-@dataclass(frozen=True)
-class RatingChange:
-    """One line of a rating's history: the rating shown before and after a match."""
-
-    match_id: int
-    pool: str
-    seat: int
-    result: str
-    display_before: int
-    display_after: int
-    at: datetime
-
-
-@dataclass(frozen=True)
-class RecordedMatch:
-    """A match in an account's record, with the match's players and rules."""
-
-    match_id: int
-    seat: int
-    pool: str
-    rated: bool
-    result: str
-    at: datetime
-    players: list[dict[str, Any]]
-    rules: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class StoredProfile:
-    """What a profile shows of an account, read on one connection."""
-
-    account_id: int
-    name: str
-    since: datetime
-    ratings: list[StoredRating]
-    """Its pools, the most played first."""
-    history: list[RatingChange]
-    """Every change of its ratings, oldest first."""
-    results: dict[str, int]
-    """How many of its matches ended in each result."""
-    recent: list[RecordedMatch]
-    """Its latest matches, newest first."""
-
-
-async def standings(
-    storage: Storage, pool: str, provisional: int, top: int, account_id: int | None
-) -> Standings:
-    """The ``top`` strongest ratings of ``pool`` with at least ``provisional`` matches,
-    strongest first (by ``mu - 3 sigma``, the order of the rating shown; ties by account), and
-    ``account_id``'s own with how many counted ratings are stronger; read on one connection."""
-    strength = ratings.c.mu - 3 * ratings.c.sigma
-    query = (
-        sa.select(ratings, accounts.c.name)
-        .join(accounts, accounts.c.id == ratings.c.account_id)
-        .where(ratings.c.pool == pool)
-    )
-    async with storage.engine.connect() as connection:
-        best = (
-            await connection.execute(
-                query.where(ratings.c.matches >= provisional)
-                .order_by(strength.desc(), ratings.c.account_id)
-                .limit(top)
-            )
-        ).all()
-        mine = None
-        above = None
-        if account_id is not None:
-            mine = (
-                await connection.execute(query.where(ratings.c.account_id == account_id))
-            ).first()
-            if mine is not None and mine.matches >= provisional:
-                above = await connection.scalar(
-                    sa.select(sa.func.count()).select_from(ratings).where(
-                        ratings.c.pool == pool,
-                        ratings.c.matches >= provisional,
-                        strength > mine.mu - 3 * mine.sigma,
-                    )
-                )
-    return Standings([_named_rating(row) for row in best],
-                     None if mine is None else _named_rating(mine),
-                     None if above is None else int(above))
-
-
-def _named_rating(row: Any) -> NamedRating:
-    return NamedRating(row.account_id, row.pool, row.mu, row.sigma, row.matches, row.wins,
-                       row.losses, row.name)
-
-
-async def profile_of(
-    storage: Storage, name_key: str, legacy_key: str, recent: int
-) -> StoredProfile | None:
-    """The profile of the account a typed name finds (its keys, as :func:`login_row` takes
-    them), with its ``recent`` latest matches; None if nobody has the name."""
-    async with storage.engine.connect() as connection:
-        account = _chosen(
-            (
-                await connection.execute(
-                    sa.select(accounts.c.id, accounts.c.name, accounts.c.name_key,
-                              accounts.c.created_at).where(_named(name_key, legacy_key))
-                )
-            ).all(),
-            legacy_key,
-        )
-        if account is None:
-            return None
-        pools = (
-            await connection.execute(
-                sa.select(ratings).where(ratings.c.account_id == account.id)
-                .order_by(ratings.c.matches.desc())
-            )
-        ).all()
-        history = (
-            await connection.execute(
-                sa.select(rating_history).where(rating_history.c.account_id == account.id)
-                .order_by(rating_history.c.at, rating_history.c.match_id)
-            )
-        ).all()
-        results = dict(
-            (row.result, row.n)
-            for row in await connection.execute(
-                sa.select(account_matches.c.result, sa.func.count().label("n"))
-                .where(account_matches.c.account_id == account.id)
-                .group_by(account_matches.c.result)
-            )
-        )
-        played = (
-            await connection.execute(
-                sa.select(account_matches, matches.c.players, matches.c.rules)
-                .join(matches, matches.c.id == account_matches.c.match_id)
-                .where(account_matches.c.account_id == account.id)
-                .order_by(account_matches.c.at.desc(), account_matches.c.match_id.desc())
-                .limit(recent)
-            )
-        ).all()
-    return StoredProfile(
-        account_id=account.id,
-        name=account.name,
-        since=_aware(account.created_at),
-        ratings=[_stored_rating(row) for row in pools],
-        history=[
-            RatingChange(row.match_id, row.pool, row.seat, row.result, row.display_before,
-                         row.display_after, _aware(row.at))
-            for row in history
-        ],
-        results=results,
-        recent=[
-            RecordedMatch(row.match_id, row.seat, row.pool, row.rated, row.result, _aware(row.at),
-                        row.players, row.rules)
-            for row in played
-        ],
-    )
-
-
-# -- replays and reviews -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ReviewJob:
-    """How far a review is, as the process working it out last wrote."""
-
-    total: int
-    done: int
-    error: str | None
-
-
-async def players_and_look(storage: Storage, match_id: int) -> tuple[list[dict[str, Any]], str]:
-    """Match ``match_id``'s players and its table's deck look, for its replay (the match must
-    exist: ``NoResultFound`` otherwise)."""
-    async with storage.engine.connect() as connection:
-        found = (
-            await connection.execute(
-                sa.select(matches.c.players, tables.c.look)
-                .join(tables, tables.c.code == matches.c.table_code)
-                .where(matches.c.id == match_id)
-            )
-        ).one()
-    return found.players, found.look
-
-
-async def stored_review(storage: Storage, match_id: int, seat: int) -> dict[str, Any] | None:
-    """The finished review of ``seat``'s moves in match ``match_id``, if one was stored."""
-    async with storage.engine.connect() as connection:
-        found: dict[str, Any] | None = await connection.scalar(
-            sa.select(reviews.c.result).where(
-                reviews.c.match_id == match_id, reviews.c.seat == seat
-            )
-        )
-    return found
-
-
-async def review_job(storage: Storage, match_id: int, seat: int) -> ReviewJob | None:
-    """The progress of the review of ``seat`` in match ``match_id``; None if nobody asked."""
-    async with storage.engine.connect() as connection:
-        row = (await connection.execute(
-            sa.select(review_jobs).where(
-                review_jobs.c.match_id == match_id, review_jobs.c.seat == seat)
-        )).first()
-    return None if row is None else ReviewJob(row.total, row.done, row.error)
-
-
-async def claim_review(
-    storage: Storage, match_id: int, seat: int, owner: str, total: int, moment: datetime,
-    lapsed_before: datetime,
-) -> bool:
-    """Whether ``owner`` now holds the review of ``seat`` in match ``match_id``, of ``total``
-    moves: a new row, or one that failed or whose owner wrote nothing since ``lapsed_before``.
-    The unique key and the owner named in the ``UPDATE``'s ``WHERE`` let only one process win,
-    whatever the others do meanwhile."""
-    where = sa.and_(review_jobs.c.match_id == match_id, review_jobs.c.seat == seat)
-
-    async def run(connection: AsyncConnection) -> bool:
-        row = (await connection.execute(sa.select(review_jobs).where(where))).first()
-        if row is None:
-            await connection.execute(review_jobs.insert().values(
-                match_id=match_id, seat=seat, owner=owner, done=0, total=total,
-                error=None, touched_at=moment))
-            return True
-        taken = await connection.execute(
-            review_jobs.update()
-            .where(where, review_jobs.c.owner == row.owner,
-                   sa.or_(review_jobs.c.error.is_not(None),
-                          review_jobs.c.touched_at < lapsed_before))
-            .values(owner=owner, done=0, total=total, error=None, touched_at=moment)
-        )
-        return taken.rowcount == 1
-
-    try:
-        return await storage.write(run)
-    except sa.exc.IntegrityError:  # another process inserted the row first
-        return False
-
-
-async def review_progressed(
-    storage: Storage, match_id: int, seat: int, owner: str, done: int
-) -> bool:
-    """``owner`` has reviewed ``done`` moves; False if its claim is gone (another process took
-    the review over, or it failed)."""
-    return await _note_review(storage, match_id, seat, owner, {"done": done})
-
-
-async def review_failed(
-    storage: Storage, match_id: int, seat: int, owner: str, error: str
-) -> bool:
-    """``owner``'s review failed with ``error``, so the next asking claims it again at once;
-    False if its claim was gone already."""
-    return await _note_review(storage, match_id, seat, owner, {"error": error})
-
-
-async def _note_review(
-    storage: Storage, match_id: int, seat: int, owner: str, values: dict[str, Any]
-) -> bool:
-    async def run(connection: AsyncConnection) -> bool:
-        noted = await connection.execute(
-            review_jobs.update()
-            .where(review_jobs.c.match_id == match_id, review_jobs.c.seat == seat,
-                   review_jobs.c.owner == owner, review_jobs.c.error.is_(None))
-            .values(touched_at=now(), **values)
-        )
-        return noted.rowcount == 1
-
-    return await storage.write(run)
-
-
-async def store_review(
-    storage: Storage, match_id: int, seat: int, result: dict[str, Any]
-) -> None:
-    """One transaction: the finished review of ``seat`` in match ``match_id`` is stored
-    (unless another process stored it first) and its job's row goes, so that every process
-    finds the review the moment its progress is gone."""
-    moment = now()
-
-    async def run(connection: AsyncConnection) -> None:
-        exists = await connection.scalar(
-            sa.select(reviews.c.match_id).where(
-                reviews.c.match_id == match_id, reviews.c.seat == seat
-            )
-        )
-        if exists is None:  # another process may have stored the same review first
-            await connection.execute(reviews.insert().values(
-                match_id=match_id, seat=seat, result=result, created_at=moment))
-        await connection.execute(review_jobs.delete().where(
-            review_jobs.c.match_id == match_id, review_jobs.c.seat == seat))
-
-    await storage.write(run)
-
-
-def _aware(moment: datetime) -> datetime:
-    """SQLite gives back naive datetimes (stored as UTC)."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

@@ -94,6 +94,12 @@ def async_url(url: str) -> sa.URL:
     return parsed.set(drivername=driver) if driver else parsed
 
 
+def aware(moment: datetime) -> datetime:
+    """``moment`` with its time zone: SQLite keeps none, and what it gives back was stored
+    as UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -596,7 +602,7 @@ class Storage:
                 found.append(
                     StoredTable(
                         row.code, row.rules, row.look, row.status, by_table.get(row.code, []),
-                        match, _aware(row.touched_at or row.created_at), row.epoch,
+                        match, aware(row.touched_at or row.created_at), row.epoch,
                     )
                 )
             return found
@@ -617,7 +623,7 @@ class Storage:
                 match = await self._load_match(connection, row.match_id)
             return StoredTable(
                 row.code, row.rules, row.look, row.status, seat_list, match,
-                _aware(row.touched_at or row.created_at), row.epoch,
+                aware(row.touched_at or row.created_at), row.epoch,
             )
 
     async def _load_match(self, connection: AsyncConnection, match_id: int) -> StoredMatch:
@@ -680,11 +686,6 @@ async def _finish(connection: AsyncConnection, move: _Move) -> None:
     await connection.execute(
         seats.update().where(seats.c.table_code == move.code).values(stand_in=False)
     )
-
-
-def _aware(moment: datetime) -> datetime:
-    """SQLite keeps no time zone: what it gives back was stored as UTC."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
