@@ -374,6 +374,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             provisional_matches=args.provisional_matches,
             login_per_address=args.login_per_address,
             login_per_account=args.login_per_account,
+            register_per_address=args.register_per_address,
         )
     except ValueError as error:
         raise UsageError(str(error)) from None
@@ -639,6 +640,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--login-per-account",
         metavar="LIMITS",
         help="login attempts allowed per account from one client address "
+        "(default: '5/minute;30/hour')",
+    )
+    serve.add_argument(
+        "--register-per-address",
+        metavar="LIMITS",
+        help="new accounts allowed per client address, each costing two password hashes "
         "(default: '5/minute;30/hour')",
     )
     serve.add_argument(

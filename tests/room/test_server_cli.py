@@ -47,9 +47,13 @@ def test_the_players_settings_come_from_the_command_line() -> None:
     from scopa.server.run import settings_from
 
     chosen = settings_from(None, None, None, provisional_matches=3,
-                           login_per_address="4/minute", login_per_account="2/minute")
-    assert (chosen.provisional_matches, chosen.login_per_address, chosen.login_per_account) == (
-        3, "4/minute", "2/minute")
+                           login_per_address="4/minute", login_per_account="2/minute",
+                           register_per_address="1/minute")
+    assert (chosen.provisional_matches, chosen.login_per_address, chosen.login_per_account,
+            chosen.register_per_address) == (3, "4/minute", "2/minute", "1/minute")
     default = settings_from(None, None, None)
     assert (default.provisional_matches, default.login_per_address,
-            default.login_per_account) == (5, "10/minute;60/hour", "5/minute;30/hour")
+            default.login_per_account, default.register_per_address) == (
+        5, "10/minute;60/hour", "5/minute;30/hour", "5/minute;30/hour")
+    with pytest.raises(ValueError, match="--register-per-address must be limits"):
+        settings_from(None, None, None, register_per_address="often")

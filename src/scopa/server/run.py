@@ -38,6 +38,7 @@ def settings_from(
     provisional_matches: int | None = None,
     login_per_address: str | None = None,
     login_per_account: str | None = None,
+    register_per_address: str | None = None,
 ) -> Settings:
     """Settings from the command line; a bot delay of ``d`` pauses between ``d/2`` and ``d``."""
     if bot_delay is not None and not bot_delay >= 0:
@@ -52,7 +53,8 @@ def settings_from(
         raise ValueError(f"--provisional-matches must be 0 or more; got {provisional_matches}")
     for option, limits in (("--lobby-writes", lobby_writes), ("--lobby-reads", lobby_reads),
                            ("--login-per-address", login_per_address),
-                           ("--login-per-account", login_per_account)):
+                           ("--login-per-account", login_per_account),
+                           ("--register-per-address", register_per_address)):
         if limits is not None:
             try:
                 parse_many(limits)
@@ -75,6 +77,7 @@ def settings_from(
                              else provisional_matches),
         login_per_address=login_per_address or Settings.login_per_address,
         login_per_account=login_per_account or Settings.login_per_account,
+        register_per_address=register_per_address or Settings.register_per_address,
     )
 
 

@@ -44,7 +44,7 @@ def _provisional(request: Request) -> int:
 
 
 def _iso(moment: datetime) -> str:
-    """A stored moment (time-zone aware, as :mod:`scopa.server.store.rating_queries` gives them) as text."""
+    """A stored moment (time-zone aware, as the store gives them back) as text."""
     return moment.isoformat()
 
 
