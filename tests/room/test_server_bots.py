@@ -18,7 +18,7 @@ import redis.asyncio as aredis
 
 from scopa import Game, Rules
 from scopa.server.client import Lobby, TableConnection
-from scopa.server.cluster.workers import JOBS, WORKERS, inbox, working
+from scopa.server.cluster.workers import REVIEWS, WORKERS, inbox, working
 from scopa.server.table.bots import BotPool, position
 
 from .server_support import (
@@ -156,14 +156,16 @@ async def test_reviews_go_through_the_bot_queue_as_json(tmp_path: Path) -> None:
                 await play_randomly(Seated(0, grant["token"], person), random.Random(4))
                 await person.close()
             match = grant["table"]["match"]
-            started = await lobby.http.post(f"/api/replays/{match}/reviews", json={"seat": 0})
+            started = await lobby.http.post(f"/api/replays/{match}/reviews",
+                                            json={"seat": 0, "token": grant["token"]})
             assert started.status_code == 202
-            # No worker now: the first move to review is on the queue, in the jobs' format.
-            text = await client.blmove(JOBS, working("tester"), TIMEOUT, "RIGHT", "LEFT")
+            # No worker now: the first move to review is on the reviews' queue, in the jobs'
+            # format.
+            text = await client.blmove(REVIEWS, working("tester"), TIMEOUT, "RIGHT", "LEFT")
             job = json.loads(text)
             assert (job["kind"], job["reply"], job["position"]["seat"]) == ("review", "web", 0)
             assert {"rules", "seed", "deck", "moves", "seat", "played"} <= set(job["position"])
-            await client.rpush(JOBS, text)
+            await client.rpush(REVIEWS, text)
             await client.delete(working("tester"))
             with bot_worker(redis, "w2"):
                 await server.app.state.reviews.running[(match, 0)]

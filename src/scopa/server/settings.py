@@ -23,6 +23,13 @@ out at theirs (OWASP's authentication cheat sheet on lockout)."""
 DEFAULT_REGISTER_PER_ADDRESS = "5/minute;30/hour"
 """Accounts one client address may try to make. Each one costs two argon2id computations of
 64 MiB, so the lobby's write limit (18,000 an hour) would let one address keep the CPU busy."""
+DEFAULT_REVIEW_PER_ADDRESS = "10/minute;60/hour"
+"""Reviews one client address may ask for. A review is a search per move of a seat, seconds of
+a worker's time each: one asker must not keep the reviews' workers busy for everyone."""
+DEFAULT_REVIEW_PER_ACCOUNT = "10/minute;60/hour"
+"""Reviews one logged-in account may ask for, from any address."""
+DEFAULT_REVIEW_QUEUE = 4
+"""Reviews one process works out at once; one more asked is refused (503), not queued."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +81,16 @@ class Settings:
     bot_workers: int = 2
     """Processes that run bot searches and hints, off the web process's event loop and its
     interpreter lock."""
+    review_workers: int = 1
+    """Processes that run the master's reviews, apart from the bots' (and at a lower CPU
+    priority), so that a bot's move at a live table never waits behind a review."""
+    review_queue: int = DEFAULT_REVIEW_QUEUE
+    """Reviews this process works out at once; past this a review asked for is refused with
+    503 and Retry-After, and nothing is queued."""
+    review_per_address: str = DEFAULT_REVIEW_PER_ADDRESS
+    """Reviews asked for allowed per client address (the ``limits`` library's notation)."""
+    review_per_account: str = DEFAULT_REVIEW_PER_ACCOUNT
+    """Reviews asked for allowed per logged-in account."""
     provisional_matches: int = DEFAULT_PROVISIONAL_MATCHES
     """Rated matches in a pool before a rating is no longer provisional: until then the
     player is left out of the leaderboard's top."""
@@ -92,8 +109,10 @@ class Settings:
             raise ValueError(f"turn_timeout must be positive or None; got {self.turn_timeout}")
         if self.bot_queue and self.redis_url is None:
             raise ValueError("the bot queue is in Redis: give a redis_url too")
-        if self.sockets_per_seat < 1 or self.max_strangers < 1 or self.bot_workers < 1:
-            raise ValueError("sockets_per_seat, max_strangers and bot_workers must be 1 or more")
+        if min(self.sockets_per_seat, self.max_strangers, self.bot_workers,
+               self.review_workers, self.review_queue) < 1:
+            raise ValueError("sockets_per_seat, max_strangers, bot_workers, review_workers and "
+                             "review_queue must be 1 or more")
         if self.provisional_matches < 0:
             raise ValueError(
                 f"provisional_matches must be 0 or more; got {self.provisional_matches}")

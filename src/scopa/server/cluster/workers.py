@@ -1,12 +1,16 @@
 """Bots on other machines: ``scopa bots --redis URL`` workers that take search jobs from Redis.
 
-A web process started with ``--bot-queue`` puts each bot move, hint and move to review on the
-``scopa:jobs`` list as JSON (a position: see :mod:`.bots`) and gets the answer in its inbox. A
-worker moves a job atomically to its own ``scopa:working:NAME`` list (``BLMOVE``), works it
-out, answers, and only then drops it. Workers beat every second; a worker that stops beating for
-:data:`DEAD_SECONDS` is dead, and any other worker puts its unfinished jobs back on the queue,
-so a job whose worker died is run again. Several workers share the queue; an answer that comes
-twice (a job retried after a slow worker finished it after all) is taken once.
+A web process started with ``--bot-queue`` puts each bot move and hint on the ``scopa:jobs``
+list as JSON (a position: see :mod:`.bots`), and each move to review on ``scopa:reviews``, and
+gets the answer in its inbox. A worker takes the next job from the first of the two lists that
+holds one (``BLMPOP``, Redis 7), so a bot's move at a live table never waits in line behind the
+master's reviews: a review runs only when no move waits. The worker puts the job on its own
+``scopa:working:NAME`` list, works it out, answers, and only then drops it. Workers beat every
+second; a worker that stops beating for :data:`DEAD_SECONDS` is dead, and any other worker puts
+its unfinished jobs back on their queue, so a job whose worker died is run again (one taken but
+not yet on the worker's list, if it died in that instant, is asked again by its web process
+after :data:`ANSWER_SECONDS`). Several workers share the queues; an answer that comes twice (a
+job retried after a slow worker finished it after all) is taken once.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ from .hub import PREFIX
 log = logging.getLogger(__name__)
 
 JOBS: Final = f"{PREFIX}jobs"
+REVIEWS: Final = f"{PREFIX}reviews"
+"""The moves to review, taken only when :data:`JOBS` holds no bot's move or hint."""
 WORKERS: Final = f"{PREFIX}workers"
 DEAD_SECONDS: Final = 10.0
 """A worker silent this long is dead (a search takes 0.5 s at most)."""
@@ -56,14 +62,14 @@ class RemoteBots:
         self._ids = itertools.count(1)
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
 
-    async def _ask(self, job: dict[str, Any]) -> dict[str, Any]:
+    async def _ask(self, job: dict[str, Any], queue: str = JOBS) -> dict[str, Any]:
         ask = f"{self.name}/{next(self._ids)}"
         answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[ask] = answer
         text = json.dumps({"id": ask, "reply": self.name, **job}, separators=(",", ":"))
         try:
             for _ in range(2):
-                await self.redis.lpush(JOBS, text)
+                await self.redis.lpush(queue, text)
                 try:
                     async with asyncio.timeout(ANSWER_SECONDS):
                         reply = await asyncio.shield(answer)
@@ -90,7 +96,7 @@ class RemoteBots:
         return read_hint(reply["result"])
 
     async def review(self, job: dict[str, Any]) -> dict[str, Any]:
-        reply = await self._ask({"kind": "review", "position": job})
+        reply = await self._ask({"kind": "review", "position": job}, REVIEWS)
         judged: dict[str, Any] = reply["result"]
         return judged
 
@@ -116,19 +122,42 @@ def answer(job: dict[str, Any]) -> dict[str, Any]:
     return reply
 
 
+def queue_of(text: str) -> str:
+    """The list a job belongs on: a move to review on :data:`REVIEWS`, the rest on :data:`JOBS`
+    (text that is no job goes back where the bots' jobs are, as before)."""
+    try:
+        kind = json.loads(text).get("kind")
+    except (ValueError, AttributeError):
+        return JOBS
+    return REVIEWS if kind == "review" else JOBS
+
+
 def requeue_dead(client: redis.Redis, now: float) -> int:
-    """Put the unfinished jobs of dead workers back on the queue; how many were."""
+    """Put the unfinished jobs of dead workers back on their queues; how many were."""
     moved = 0
     for found in client.zrangebyscore(WORKERS, "-inf", now - DEAD_SECONDS):
         name = str(found)
-        while client.lmove(working(name), JOBS, "RIGHT", "RIGHT") is not None:
+        while (text := client.lindex(working(name), -1)) is not None:
+            if client.lmove(working(name), queue_of(str(text)), "RIGHT", "RIGHT") is None:
+                break  # another worker emptied it meanwhile
             moved += 1
         client.zrem(WORKERS, name)
     return moved
 
 
+def take(client: redis.Redis, mine: str, timeout: float = 1.0) -> str | None:
+    """The next job, a bot's before any review's, now on this worker's list ``mine``; None
+    after ``timeout`` seconds with none."""
+    found = client.blmpop(timeout, 2, JOBS, REVIEWS, direction="RIGHT")
+    if found is None:
+        return None
+    text = str(found[1][0])
+    client.lpush(mine, text)
+    return text
+
+
 def work(url: str, name: str, jobs: int | None = None) -> int:
-    """Run jobs from the queue until stopped (or, for tests, until ``jobs`` are done)."""
+    """Run jobs from the queues until stopped (or, for tests, until ``jobs`` are done)."""
     client = redis.Redis.from_url(url, decode_responses=True)
     done = 0
     mine = working(name)
@@ -137,13 +166,13 @@ def work(url: str, name: str, jobs: int | None = None) -> int:
         now = float(client.time()[0])
         client.zadd(WORKERS, {name: now})
         requeue_dead(client, now)
-        text = client.blmove(JOBS, mine, 1, "RIGHT", "LEFT")
+        text = take(client, mine)
         if text is None:
             continue
-        job = json.loads(str(text))
+        job = json.loads(text)
         reply = answer(job)
         client.publish(inbox(job["reply"]), json.dumps(reply, separators=(",", ":")))
-        client.lrem(mine, 1, str(text))
+        client.lrem(mine, 1, text)
         done += 1
     client.zrem(WORKERS, name)
     return 0

@@ -7,6 +7,11 @@ at p99 (``benchmarks/bot_lag.py`` measures it with processes). A job is a **posi
 JSON: the match's rules, seed, first deck and moves, and the seat to play. The worker plays the
 moves again and asks its player (one per level, kept) for that seat's view, so the same job runs
 in this machine's :class:`BotPool` or in a ``scopa bots`` worker anywhere (:mod:`.workers`).
+
+The master's reviews of finished matches are jobs too, but never in the bots' line: a flood of
+reviews once took an expert's reply at a live table from 1.0 s to 6.2 s. :class:`BotPool` runs
+them in processes of their own, at a lower CPU priority; the workers take them only when no
+bot's move waits.
 """
 
 from __future__ import annotations
@@ -39,6 +44,10 @@ WORKER_NICENESS = 10
 """How much lower the workers' CPU priority is than the web process's: a search can wait a few
 milliseconds more, a table's messages should not (on a busy machine the kernel then runs the
 event loop first)."""
+REVIEW_NICENESS = 19
+"""The reviews' workers' CPU priority, the lowest: a review may take longer, a bot's move at a
+live table should not wait for one (when the machine's cores are all busy, the kernel gives the
+bots' workers the CPU first)."""
 
 
 def stand_in_level() -> str:
@@ -132,9 +141,9 @@ async def think(bots: Bots, level: str, job: Position) -> Move:
     return await bots.think(known_level(level), job)
 
 
-def _start_worker(server: int) -> None:
+def _start_worker(server: int, niceness: int) -> None:
     """A worker's start: a lower CPU priority, and an end of its own when the server ends."""
-    os.nice(WORKER_NICENESS)
+    os.nice(niceness)
     threading.Thread(target=_end_with, args=(server,), name="scopa-server-watch",
                      daemon=True).start()  # fmt: skip
 
@@ -155,7 +164,9 @@ def _end_with(server: int) -> None:
 
 
 class BotPool:
-    """Worker processes on this machine, started on the first job and replaced when one dies.
+    """Worker processes on this machine, started on the first job and replaced when one dies:
+    ``workers`` for the bots' moves and hints, and ``review_workers`` apart for the master's
+    reviews, so that a bot's move never waits in line behind a review's.
 
     The workers are forked from a clean server process (``forkserver``) that has imported the
     bots once, never from the web process, whose threads (the database driver's) could hold a
@@ -163,30 +174,35 @@ class BotPool:
     made again and the job tried once more.
     """
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, review_workers: int = 1) -> None:
         self.workers = workers
+        self.review_workers = review_workers
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(["scopa.players", "scopa.server.table.bots"])
-        self._executor: ProcessPoolExecutor | None = None
+        self._executors: dict[bool, ProcessPoolExecutor] = {}
+        """The bots' pool (``False``) and the reviews' (``True``), each made on its first job."""
 
-    def _pool(self) -> ProcessPoolExecutor:
-        if self._executor is None:
-            self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=self._context, initializer=_start_worker,
-                initargs=(os.getpid(),),
+    def _pool(self, reviews: bool) -> ProcessPoolExecutor:
+        found = self._executors.get(reviews)
+        if found is None:
+            found = self._executors[reviews] = ProcessPoolExecutor(
+                self.review_workers if reviews else self.workers, mp_context=self._context,
+                initializer=_start_worker,
+                initargs=(os.getpid(), REVIEW_NICENESS if reviews else WORKER_NICENESS),
             )
-        return self._executor
+        return found
 
-    async def run(self, function: Callable[..., T], *args: object) -> T:
+    async def run(self, function: Callable[..., T], *args: object, reviews: bool = False) -> T:
+        """``function(*args)`` in a bots' worker, or with ``reviews`` in a reviews' worker."""
         loop = asyncio.get_running_loop()
-        pool = self._pool()
+        pool = self._pool(reviews)
         try:
             return await loop.run_in_executor(pool, function, *args)
         except BrokenProcessPool:
-            if self._executor is pool:  # the first job to see it makes a new pool
-                self._executor = None
+            if self._executors.get(reviews) is pool:  # the first job to see it makes a new pool
+                del self._executors[reviews]
                 pool.shutdown(wait=False, cancel_futures=True)
-        return await loop.run_in_executor(self._pool(), function, *args)
+        return await loop.run_in_executor(self._pool(reviews), function, *args)
 
     async def think(self, level: str, job: Position) -> Move:
         return Move.parse(await self.run(move_at, level, job))
@@ -196,9 +212,10 @@ class BotPool:
         return read_hint(await self.run(hint_at, job))
 
     async def review(self, job: dict[str, Any]) -> dict[str, Any]:
-        return await self.run(review_move, job)
+        """One move of a review, in the reviews' own workers."""
+        return await self.run(review_move, job, reviews=True)
 
     async def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        for executor in self._executors.values():
+            executor.shutdown(wait=False, cancel_futures=True)
+        self._executors.clear()

@@ -81,7 +81,7 @@ class CardRoom:
         self.pool: Bots = (
             RemoteBots(settings.redis_url, self.name)
             if settings.bot_queue and settings.redis_url is not None
-            else BotPool(settings.bot_workers)
+            else BotPool(settings.bot_workers, settings.review_workers)
         )
         self.limits = HttpLimits(settings)
         self.hub: Hub = (
