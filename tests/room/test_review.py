@@ -103,6 +103,7 @@ async def test_a_review_runs_once_in_the_workers_and_is_stored(server: Server) -
     async with Lobby(server.url) as lobby:
         grant = await lobby.play_computer(name="Ada", level="random", target=1)
         match = grant["table"]["match"]
+        ask = {"seat": 0, "token": grant["token"]}  # the seat asks
         early = await lobby.http.post(f"/api/replays/{match}/reviews", json={"seat": 0})
         assert early.status_code == 403
         assert "hand" not in early.text and "moves" not in early.text
@@ -122,13 +123,13 @@ async def test_a_review_runs_once_in_the_workers_and_is_stored(server: Server) -
         assert (nobody.status_code, nobody.json()) == (
             404, {"detail": f"nobody has asked for a review of seat 1 in match {match}"})
 
-        started = await lobby.http.post(f"/api/replays/{match}/reviews", json={"seat": 0})
+        started = await lobby.http.post(f"/api/replays/{match}/reviews", json=ask)
         assert started.status_code == 202
         state = started.json()
         assert (state["status"], state["review"]) == ("running", None)
         assert state["total"] > 0
         task = server.app.state.reviews.running[(match, 0)]
-        again = await lobby.http.post(f"/api/replays/{match}/reviews", json={"seat": 0})
+        again = await lobby.http.post(f"/api/replays/{match}/reviews", json=ask)
         assert again.json()["status"] == "running"
         assert server.app.state.reviews.running[(match, 0)] is task  # not started twice
         await task
@@ -138,7 +139,7 @@ async def test_a_review_runs_once_in_the_workers_and_is_stored(server: Server) -
             "done", state["total"], state["total"])
         assert len(done["review"]["moves"]) == state["total"]
         assert await _stored(server) == 1
-        asked_again = await lobby.http.post(f"/api/replays/{match}/reviews", json={"seat": 0})
+        asked_again = await lobby.http.post(f"/api/replays/{match}/reviews", json=ask)
         assert asked_again.status_code == 200
         assert asked_again.json()["review"] == done["review"]
         assert not server.app.state.reviews.running and await _stored(server) == 1
@@ -161,6 +162,7 @@ async def test_two_processes_show_one_review_and_only_one_works_it_out(tmp_path:
     ):
         grant = await lobby.play_computer(name="Ada", level="random", target=1)
         match = grant["table"]["match"]
+        ask = {"seat": 0, "token": grant["token"]}  # the seat asks
         connection = await TableConnection.open(first.url, grant["table"]["code"],
                                                 grant["token"])
         try:
@@ -173,10 +175,10 @@ async def test_two_processes_show_one_review_and_only_one_works_it_out(tmp_path:
             Lobby(second.url) as other,
         ):
             started = (await lobby.http.post(f"/api/replays/{match}/reviews",
-                                             json={"seat": 0})).json()
+                                             json=ask)).json()
             task = first.app.state.reviews.running[(match, 0)]
             seen = await other.http.get(f"/api/replays/{match}/reviews/0")
-            asked = await other.http.post(f"/api/replays/{match}/reviews", json={"seat": 0})
+            asked = await other.http.post(f"/api/replays/{match}/reviews", json=ask)
             assert seen.status_code == 200 and asked.status_code == 202
             for answer in (seen.json(), asked.json()):
                 assert (answer["status"], answer["total"]) == ("running", started["total"])
@@ -196,6 +198,7 @@ async def test_a_claim_whose_process_went_quiet_is_taken_over(server: Server) ->
     async with Lobby(server.url) as lobby:
         grant = await lobby.play_computer(name="Ada", level="random", target=1)
         match = grant["table"]["match"]
+        ask = {"seat": 0, "token": grant["token"]}  # the seat asks
         connection = await TableConnection.open(server.url, grant["table"]["code"],
                                                 grant["token"])
         try:
@@ -210,12 +213,12 @@ async def test_a_claim_whose_process_went_quiet_is_taken_over(server: Server) ->
                 touched_at=datetime.now(UTC) - ago))
 
         await server.room.storage.write(lambda c: claim(c, timedelta(seconds=1)))
-        alive = (await lobby.http.post(f"/api/replays/{match}/reviews", json={"seat": 0})).json()
+        alive = (await lobby.http.post(f"/api/replays/{match}/reviews", json=ask)).json()
         assert (alive["status"], alive["done"], alive["total"]) == ("running", 2, 9)
         assert not server.app.state.reviews.running
 
         await server.room.storage.write(lambda c: claim(c, CLAIM_LAPSE + timedelta(seconds=1)))
-        taken = (await lobby.http.post(f"/api/replays/{match}/reviews", json={"seat": 0})).json()
+        taken = (await lobby.http.post(f"/api/replays/{match}/reviews", json=ask)).json()
         assert (match, 0) in server.app.state.reviews.running  # worked out here now
         assert taken["status"] == "running" and taken["done"] < taken["total"]
         await server.app.state.reviews.running[(match, 0)]

@@ -154,7 +154,8 @@ def create_app(
     @app.exception_handler(LobbyError)
     async def lobby_error(_: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, LobbyError)
-        return JSONResponse({"detail": error.message}, status_code=error.status)
+        return JSONResponse({"detail": error.message}, status_code=error.status,
+                            headers=error.headers)
 
     # Mounted last: a mount at "/" answers every path, so the routes above must come first.
     app.mount("/", StaticFiles(directory=WEB_CLIENT, html=True), name="web")

@@ -338,12 +338,13 @@ def _account_limits(request: Request) -> AccountLimits:
 
 async def _limit_password_checks(request: Request, key: str) -> None:
     """Refuse (429) one more password check from this address on the account keyed ``key``."""
-    refusal = await _account_limits(request).password_refusal(_address(request), key)
+    refusal = await _account_limits(request).password_refusal(client_address(request), key)
     if refusal is not None:
         raise LobbyError(429, refusal)
 
 
-def _address(request: Request) -> str:
+def client_address(request: Request) -> str:
+    """The address the request came from, as the limits count it."""
     return request.client.host if request.client is not None else "unknown"
 
 
@@ -382,7 +383,8 @@ async def _new_session(
 
 async def rate_limit(request: Request) -> None:
     """The lobby's limits per client address apply here too (reads and writes apart)."""
-    refusal = await _room(request).limits.refusal(_address(request), write=request.method != "GET")
+    refusal = await _room(request).limits.refusal(
+        client_address(request), write=request.method != "GET")
     if refusal is not None:
         raise LobbyError(429, refusal)
 
@@ -429,7 +431,7 @@ async def register(body: Credentials, request: Request, response: Response) -> A
     database = _database(request)
     if await account_queries.name_taken(database, key):
         raise LobbyError(409, f"the user name {name!r} is taken: choose another")
-    refusal = await _account_limits(request).registration_refusal(_address(request))
+    refusal = await _account_limits(request).registration_refusal(client_address(request))
     if refusal is not None:
         raise LobbyError(429, refusal)
     password_hash = await hash_password(password)

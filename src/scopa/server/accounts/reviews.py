@@ -4,11 +4,17 @@ its progress shown, stored when done and never worked out again.
 ``POST /api/replays/{id}/reviews`` with a seat starts the review of that seat's moves (or answers
 with the stored one); ``GET /api/replays/{id}/reviews/{seat}`` tells how far it is, then gives
 it. Every process of the room gives the same progress, kept in the database, and only the
-process that claimed the review works it out. Each move is one job for the card room's bot
-workers (:class:`~.bots.Bots`: its process pool, or with ``--bot-queue`` the ``scopa bots``
-workers through Redis), run one after the other so that the tables' bots, which share the
-workers, wait at most one move's search; the event loop only hands jobs out. A match
-still in play is refused exactly as its record is (403) and nothing is started.
+process that claimed the review works it out. Each move is one job for the card room's
+workers (:class:`~.bots.Bots`: the reviews' own processes of its pool, or with ``--bot-queue``
+the ``scopa bots`` workers through Redis, which take a review's job only when no bot's move
+waits), run one after the other; the event loop only hands jobs out. A match still in play is
+refused exactly as its record is (403) and nothing is started.
+
+A review costs seconds of a worker per move, so asking is guarded: only a seat of the match
+(its seat token) or a logged-in account may ask (403); asks are limited per address and per
+account (429); and a process works out at most ``Settings.review_queue`` reviews at once, past
+which an ask is refused with 503 and ``Retry-After`` and nothing is queued. A guest once asked
+for 63 reviews at once and got a 202 for each.
 """
 
 from __future__ import annotations
@@ -27,9 +33,11 @@ from ... import review
 from ...rules import Rules
 from ..store import review_queries
 from ..store.storage import now
+from ..table.ratelimit import ReviewLimits
 from ..table.room import CardRoom
 from ..table.tables import LobbyError
-from .accounts import rate_limit
+from ..table.tokens import token_matches
+from .accounts import client_address, current_account, rate_limit
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +50,18 @@ router = APIRouter(prefix="/api", tags=["players"], dependencies=[Depends(rate_l
 CLAIM_LAPSE: Final = timedelta(minutes=2)
 """A review whose process has written no progress for this long (it died or stopped) is taken
 over by the next process asked for it. One move's review takes seconds."""
+RETRY_SECONDS: Final = 30
+"""The ``Retry-After`` of a review refused because this process's reviews are full: about
+the time one review of a seat takes."""
+
+
+class ReviewsFull(LobbyError):
+    """A review refused because this process works out as many as it may already."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__(
+            503, f"the master is busy with as many reviews as he takes at once ({most}): ask "
+            f"again in {RETRY_SECONDS} seconds", headers={"Retry-After": str(RETRY_SECONDS)})
 
 
 @dataclass
@@ -60,6 +80,11 @@ class Reviews:
         self.room = room
         self.owner = room.name[:64]
         self.running: dict[tuple[int, int], asyncio.Task[None]] = {}
+        self.most = room.settings.review_queue
+        """Reviews this process works out at once: one more is refused, not queued."""
+        self.claiming = 0
+        """Reviews being claimed now (the claim is a database write): they count against
+        :attr:`most` too, so that asks at the same instant cannot pass it together."""
 
     async def stored(self, match_id: int, seat: int) -> dict[str, Any] | None:
         return await review_queries.stored_review(self.room.storage, match_id, seat)
@@ -71,11 +96,19 @@ class Reviews:
 
     async def start(self, match_id: int, seat: int, record: dict[str, Any]) -> Progress | None:
         """Claim the review and work it out here, unless a live process has it already: then
-        its progress; None if another process stored it just now."""
+        its progress; None if another process stored it just now. :class:`ReviewsFull` when
+        this process already works out as many as it may (nothing is claimed then)."""
         key = (match_id, seat)
         if key not in self.running:
+            if len(self.running) + self.claiming >= self.most:
+                raise ReviewsFull(self.most)
             todo = review.jobs(record, seat)
-            if await self._claim(key, len(todo)):
+            self.claiming += 1
+            try:
+                claimed = await self._claim(key, len(todo))
+            finally:
+                self.claiming -= 1
+            if claimed and key not in self.running:
                 self.running[key] = asyncio.create_task(
                     self._run(key, todo), name=f"scopa-review-{match_id}-{seat}")
         return await self.progress(match_id, seat)
@@ -140,8 +173,23 @@ def _reviews(request: Request) -> Reviews:
     return cast(Reviews, found)
 
 
+def _review_limits(request: Request) -> ReviewLimits:
+    """The room's :class:`ReviewLimits`, made on first use (the memory storage needs a running
+    loop)."""
+    state = request.app.state
+    limits = getattr(state, "review_limits", None)
+    if limits is None:
+        limits = state.review_limits = ReviewLimits(cast(CardRoom, state.room).settings)
+    return cast(ReviewLimits, limits)
+
+
 class ReviewAsked(BaseModel):
     seat: int = Field(ge=0, lt=16, description="the seat whose moves the master reviews")
+    token: str | None = Field(
+        default=None, min_length=1, max_length=128,
+        description="a seat token of the match's table: a guest who played the match asks "
+        "with it (a logged-in account needs none)",
+    )
 
 
 class ReviewState(BaseModel):
@@ -163,6 +211,21 @@ async def _finished_record(request: Request, match_id: int, seat: int) -> dict[s
     return record
 
 
+async def _asker(request: Request, match_id: int, token: str | None) -> int | None:
+    """The account asking (its id), or None for a seat of the match that asks with its token;
+    anyone else is refused (403): a review costs the workers seconds per move."""
+    account = await current_account(request, write=True)
+    if account is not None:
+        return account.id
+    if token is not None:
+        room = cast(CardRoom, request.app.state.room)
+        held = await review_queries.seat_token_hashes(room.storage, match_id)
+        if any(token_matches(token, found) for found in held):
+            return None
+    raise LobbyError(403, f"only a seat of match {match_id} (with its token) or a logged-in "
+                     "account may ask for its review")
+
+
 def _state(progress: Progress) -> ReviewState:
     return ReviewState(
         status="failed" if progress.error else "running", done=progress.done,
@@ -180,8 +243,13 @@ async def ask_review(
     match_id: MatchId, body: ReviewAsked, request: Request, response: Response
 ) -> ReviewState:
     """Start the master's review of a seat of a finished match (202), or get the stored one
-    (200): a review is worked out once."""
+    (200): a review is worked out once. Only a seat of the match or a logged-in account may
+    ask (403), so many times (429), and while this process has room for one more (503)."""
     record = await _finished_record(request, match_id, body.seat)
+    account_id = await _asker(request, match_id, body.token)
+    refusal = await _review_limits(request).refusal(client_address(request), account_id)
+    if refusal is not None:
+        raise LobbyError(429, refusal)
     registry = _reviews(request)
     stored = await registry.stored(match_id, body.seat)
     if stored is not None:

@@ -17,6 +17,7 @@ from .schema import (
     matches,
     review_jobs,
     reviews,
+    seats,
     tables,
 )
 from .storage import Storage, now
@@ -45,6 +46,18 @@ async def players_and_look(storage: Storage, match_id: int) -> tuple[list[dict[s
             )
         ).one()
     return found.players, found.look
+
+
+async def seat_token_hashes(storage: Storage, match_id: int) -> list[str]:
+    """The token hashes of the people's seats at the table where match ``match_id`` was played:
+    a token that matches one is a seat of the match, who may ask for its review."""
+    async with storage.engine.connect() as connection:
+        found = await connection.scalars(
+            sa.select(seats.c.token_hash)
+            .join(matches, matches.c.table_code == seats.c.table_code)
+            .where(matches.c.id == match_id, seats.c.token_hash.is_not(None))
+        )
+        return [str(value) for value in found]
 
 
 async def stored_review(storage: Storage, match_id: int, seat: int) -> dict[str, Any] | None:

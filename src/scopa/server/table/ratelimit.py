@@ -1,9 +1,10 @@
 """Rate limits: a token bucket per connection, the lobby's limits per client address, and the
-accounts' limits on password checks and registrations.
+accounts' limits on password checks and registrations, and the limits on reviews asked for.
 
 A person clicks a few times a second at most; a client that sends faster is broken or hostile,
 and one connection must not be able to keep a table's writer busy, nor one address fill the
-database with tables, nor guess passwords, nor keep the CPU hashing new accounts' passwords.
+database with tables, nor guess passwords, nor keep the CPU hashing new accounts' passwords,
+nor keep the reviews' workers busy.
 """
 
 from __future__ import annotations
@@ -133,4 +134,30 @@ class AccountLimits:
             if not await self._limiter.hit(limit, "register-address", address):
                 return f"too many new accounts from your address (at most {limit}): wait a " \
                     "little and try again"
+        return None
+
+
+class ReviewLimits:
+    """How many reviews of finished matches may be asked for, kept by the ``limits`` library
+    like :class:`HttpLimits`: per client address (``Settings.review_per_address``) and, for a
+    logged-in asker, per account (``Settings.review_per_account``) from whatever address. A
+    review costs a search per move of a seat, so these are far below the lobby's limits."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.per_address = parse_many(settings.review_per_address)
+        self.per_account = parse_many(settings.review_per_account)
+        self._limiter = MovingWindowRateLimiter(limit_storage(settings.redis_url))
+
+    async def refusal(self, address: str, account_id: int | None) -> str | None:
+        """``None`` when one more review may be asked for from ``address`` (by the account
+        ``account_id``, if logged in), else the sentence that says which limit it went over."""
+        for limit in self.per_address:
+            if not await self._limiter.hit(limit, "review-address", address):
+                return f"too many reviews asked for from your address (at most {limit}): " \
+                    "wait a little and ask again"
+        if account_id is not None:
+            for limit in self.per_account:
+                if not await self._limiter.hit(limit, "review-account", str(account_id)):
+                    return f"too many reviews asked for by your account (at most {limit}): " \
+                        "wait a little and ask again"
         return None

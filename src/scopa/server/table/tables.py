@@ -38,10 +38,12 @@ POLICY_VIOLATION = 1008
 class LobbyError(Exception):
     """A lobby request refused; ``status`` is the HTTP status that says why."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.headers = headers
+        """Headers the answer carries too (a ``Retry-After``), if any."""
 
 
 class Listener(Protocol):

@@ -28,6 +28,16 @@ export function forgetSeatToken(code) {
   localStorage.removeItem(`scopa.seat.${code}`);
 }
 
+// The seat token a match was played with, kept per match: a guest asks for the master's review
+// of a finished match with it (a logged-in account needs none).
+export function matchToken(match) {
+  return localStorage.getItem(`scopa.match.${match}`);
+}
+
+export function keepMatchToken(match, token) {
+  localStorage.setItem(`scopa.match.${match}`, token);
+}
+
 // The computer's levels, weakest first (GET /api/levels), asked once: a page open for a day
 // does not need a new list, and a failed answer is asked again next time.
 let levelsAsked = null;

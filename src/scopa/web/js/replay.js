@@ -3,7 +3,7 @@
 // each round's breakdown at its end. The frames come from the server (GET /api/replays/ID),
 // which plays the match again with the core: the browser needs no rules of its own.
 
-import { api } from "./api.js";
+import { api, matchToken } from "./api.js";
 import { cardImage } from "./cardview.js";
 import { h } from "./dom.js";
 import { cardName, decimal, t } from "./i18n.js";
@@ -135,7 +135,9 @@ export function showReplay(main, matchId) {
     judged = new Map();
     render();
     try {
-      showState(await api(`/replays/${matchId}/reviews`, { seat: reviewSeat }));
+      // A guest who played the match asks with its seat token; an account with its cookie.
+      const token = matchToken(matchId) ?? undefined;
+      showState(await api(`/replays/${matchId}/reviews`, { seat: reviewSeat, token }));
     } catch (error) {
       reviewState = null;
       problem = error.message;

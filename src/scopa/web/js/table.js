@@ -1,7 +1,7 @@
 // A table: waiting for players (share the link, start), then the match, seen from one seat.
 // Every server message re-renders the screen from the latest table and view.
 
-import { api, forgetSeatToken, keepSeatToken, seatToken } from "./api.js";
+import { api, forgetSeatToken, keepMatchToken, keepSeatToken, seatToken } from "./api.js";
 import { breakdownDialog } from "./breakdown.js";
 import { backSvg } from "./cards.js";
 import { cardBacks, cardButton, cardImage } from "./cardview.js";
@@ -80,6 +80,9 @@ export function showTable(main, code) {
       sweptUp: s.sweptUp?.cards ?? [], sweptSide: s.sweptUp ? sideOf(s.sweptUp.seat) : null,
       dealt: message.view.hand.filter((card) => !s.view?.hand.includes(card)),
     } : null;
+    if (s.token && message.match !== s.match && message.match !== null) {
+      keepMatchToken(message.match, s.token);
+    }
     s.match = message.match;
     s.version = message.version;
     s.view = message.view;
