@@ -375,6 +375,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
             login_per_address=args.login_per_address,
             login_per_account=args.login_per_account,
             register_per_address=args.register_per_address,
+            review_workers=args.review_workers,
+            review_queue=args.review_queue,
+            review_per_address=args.review_per_address,
+            review_per_account=args.review_per_account,
         )
     except ValueError as error:
         raise UsageError(str(error)) from None
@@ -647,6 +651,30 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="LIMITS",
         help="new accounts allowed per client address, each costing two password hashes "
         "(default: '5/minute;30/hour')",
+    )
+    serve.add_argument(
+        "--review-workers",
+        type=int,
+        metavar="N",
+        help="processes that run the master's reviews, apart from the bots' and at a lower "
+        "CPU priority (default: 1)",
+    )
+    serve.add_argument(
+        "--review-queue",
+        type=int,
+        metavar="N",
+        help="reviews this process works out at once; one more is refused with 503 "
+        "(default: 4)",
+    )
+    serve.add_argument(
+        "--review-per-address",
+        metavar="LIMITS",
+        help="reviews allowed per client address (default: '10/minute;60/hour')",
+    )
+    serve.add_argument(
+        "--review-per-account",
+        metavar="LIMITS",
+        help="reviews allowed per logged-in account (default: '10/minute;60/hour')",
     )
     serve.add_argument(
         "--bot-queue",

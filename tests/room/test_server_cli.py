@@ -21,6 +21,10 @@ from scopa.cli import main
         (["--provisional-matches", "-1"], "--provisional-matches must be 0 or more"),
         (["--redis", "http://x"], "--redis must be a redis:// URL"),
         (["--bot-queue"], "--bot-queue needs --redis"),
+        (["--review-workers", "0"], "--review-workers must be 1 or more"),
+        (["--review-queue", "-2"], "--review-queue must be 1 or more"),
+        (["--review-per-address", "many"], "--review-per-address must be limits"),
+        (["--review-per-account", "1/fortnight"], "--review-per-account must be limits"),
     ],
 )
 def test_bad_arguments_are_one_line_and_status_2(
@@ -57,3 +61,15 @@ def test_the_players_settings_come_from_the_command_line() -> None:
         5, "10/minute;60/hour", "5/minute;30/hour", "5/minute;30/hour")
     with pytest.raises(ValueError, match="--register-per-address must be limits"):
         settings_from(None, None, None, register_per_address="often")
+
+
+def test_the_reviews_settings_come_from_the_command_line() -> None:
+    from scopa.server.run import settings_from
+
+    chosen = settings_from(None, None, None, review_workers=2, review_queue=9,
+                           review_per_address="3/minute", review_per_account="7/hour")
+    assert (chosen.review_workers, chosen.review_queue, chosen.review_per_address,
+            chosen.review_per_account) == (2, 9, "3/minute", "7/hour")
+    default = settings_from(None, None, None)
+    assert (default.review_workers, default.review_queue, default.review_per_address,
+            default.review_per_account) == (1, 4, "10/minute;60/hour", "10/minute;60/hour")

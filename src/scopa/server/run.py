@@ -39,6 +39,10 @@ def settings_from(
     login_per_address: str | None = None,
     login_per_account: str | None = None,
     register_per_address: str | None = None,
+    review_workers: int | None = None,
+    review_queue: int | None = None,
+    review_per_address: str | None = None,
+    review_per_account: str | None = None,
 ) -> Settings:
     """Settings from the command line; a bot delay of ``d`` pauses between ``d/2`` and ``d``."""
     if bot_delay is not None and not bot_delay >= 0:
@@ -51,10 +55,15 @@ def settings_from(
         raise ValueError(f"--redis must be a redis:// URL; got {redis!r}")
     if provisional_matches is not None and provisional_matches < 0:
         raise ValueError(f"--provisional-matches must be 0 or more; got {provisional_matches}")
+    for option, count in (("--review-workers", review_workers), ("--review-queue", review_queue)):
+        if count is not None and count < 1:
+            raise ValueError(f"{option} must be 1 or more; got {count}")
     for option, limits in (("--lobby-writes", lobby_writes), ("--lobby-reads", lobby_reads),
                            ("--login-per-address", login_per_address),
                            ("--login-per-account", login_per_account),
-                           ("--register-per-address", register_per_address)):
+                           ("--register-per-address", register_per_address),
+                           ("--review-per-address", review_per_address),
+                           ("--review-per-account", review_per_account)):
         if limits is not None:
             try:
                 parse_many(limits)
@@ -78,6 +87,10 @@ def settings_from(
         login_per_address=login_per_address or Settings.login_per_address,
         login_per_account=login_per_account or Settings.login_per_account,
         register_per_address=register_per_address or Settings.register_per_address,
+        review_workers=Settings.review_workers if review_workers is None else review_workers,
+        review_queue=Settings.review_queue if review_queue is None else review_queue,
+        review_per_address=review_per_address or Settings.review_per_address,
+        review_per_account=review_per_account or Settings.review_per_account,
     )
 
 
