@@ -17,7 +17,7 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,20 @@ from scopa.server.run import uvicorn_config
 
 TIMEOUT = 30.0
 """Seconds any single wait may take before a test fails (never a pause: an upper bound)."""
+
+
+async def until(check: Callable[[], Awaitable[bool]], what: str) -> None:
+    """Ask ``check`` again and again until it is true, failing with ``what`` after TIMEOUT s.
+
+    For a state the servers offer no way to wait on (a table's owner, a Redis list's length):
+    each ask is a round trip to them, and the short pause between asks only spares the CPU.
+    """
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            while not await check():
+                await asyncio.sleep(0.02)
+    except TimeoutError:
+        raise AssertionError(f"not within {TIMEOUT} s: {what}") from None
 
 
 @pytest.fixture

@@ -38,6 +38,7 @@ from .server_support import (
     play_randomly,
     running_server,
     settings_for,
+    until,
 )
 
 pytestmark = pytest.mark.anyio
@@ -214,6 +215,10 @@ async def test_a_bot_move_does_not_wait_behind_reviews_in_the_pool() -> None:
         await pool.close()
 
 
+async def _at_least(client: aredis.Redis, key: str, length: int) -> bool:
+    return bool(await client.llen(key) >= length)
+
+
 @contextlib.asynccontextmanager
 async def _bot_worker(redis: str, name: str) -> AsyncIterator[None]:
     """``scopa bots`` in its own process, started without blocking the event loop (the server
@@ -244,16 +249,12 @@ async def test_a_bot_move_does_not_wait_behind_reviews_through_redis(tmp_path: P
             pool = server.room.pool
             reviews = [asyncio.create_task(pool.review(job)) for job in _moves_to_review(12)]
             try:
-                async with asyncio.timeout(TIMEOUT):  # all twelve are on the queue
-                    while await client.llen(REVIEWS) < 12:
-                        await asyncio.sleep(0.01)
+                await until(lambda: _at_least(client, REVIEWS, 12), "twelve reviews queued")
                 # The bot's move is on its queue before the worker starts, so what the worker
                 # takes first says which queue it serves first (a worker started before the
                 # move would rightly take reviews while there is nothing else to do).
                 thinking = asyncio.create_task(pool.think("random", _opening(8)))
-                async with asyncio.timeout(TIMEOUT):
-                    while await client.llen(JOBS) < 1:
-                        await asyncio.sleep(0.01)
+                await until(lambda: _at_least(client, JOBS, 1), "the bot's move queued")
                 async with _bot_worker(redis, "w1"):
                     move = await asyncio.wait_for(thinking, TIMEOUT)
                     assert move in Game.new(Rules.preset("scopa"), seed=8).view(0).legal_moves()

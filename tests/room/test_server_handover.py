@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,7 @@ from .server_support import (
     play_randomly,
     seat_people,
     subprocess_server,
+    until,
 )
 from .test_server_cluster import owner_of, play_moves, plays_seen
 
@@ -41,16 +41,6 @@ __all__ = ["anyio_backend"]
 async def health(server: ServerProcess | str) -> dict[str, Any]:
     async with Lobby(server if isinstance(server, str) else server.url) as lobby:
         return await lobby.health()
-
-
-async def until(check: Callable[[], Awaitable[bool]], what: str) -> None:
-    """Poll ``check`` (each poll a round trip to the servers) until true, at most TIMEOUT s."""
-    try:
-        async with asyncio.timeout(TIMEOUT):
-            while not await check():
-                await asyncio.sleep(0.05)
-    except TimeoutError:
-        raise AssertionError(f"not within {TIMEOUT} s: {what}") from None
 
 
 @contextlib.contextmanager
