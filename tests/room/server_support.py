@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import os
 import random
 import secrets
@@ -179,14 +180,31 @@ async def fresh_redis() -> AsyncIterator[str]:
         pytest.skip(NO_REDIS)
     import redis.asyncio as redis
 
-    url = REDIS.rsplit("/", 1)[0] + f"/{random.randrange(1, 16)}"
-    client = redis.Redis.from_url(url)
-    await client.flushdb()
-    try:
-        yield url
-    finally:
+    with _free_redis_database() as number:
+        url = REDIS.rsplit("/", 1)[0] + f"/{number}"
+        client = redis.Redis.from_url(url)
         await client.flushdb()
-        await client.aclose()
+        try:
+            yield url
+        finally:
+            await client.flushdb()
+            await client.aclose()
+
+
+@contextlib.contextmanager
+def _free_redis_database() -> Iterator[int]:
+    """A database number (1 to 15) that no other test holds, in this run or another one beside
+    it (a lock file per number): two tests on one database would empty each other's keys."""
+    folder = Path(os.environ.get("TMPDIR", "/tmp"))
+    for number in random.sample(range(1, 16), 15):
+        with open(folder / f"scopa-test-redis-{number}.lock", "w") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue
+            yield number
+            return
+    raise RuntimeError("all 15 of the test Redis server's databases are in use")
 
 
 @dataclass

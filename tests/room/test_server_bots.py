@@ -18,7 +18,8 @@ import redis.asyncio as aredis
 
 from scopa import Game, Rules
 from scopa.server.client import Lobby, TableConnection
-from scopa.server.cluster.workers import REVIEWS, WORKERS, inbox, working
+from scopa.server.cluster.hub import inbox
+from scopa.server.cluster.workers import REVIEWS, WORKERS, working
 from scopa.server.table.bots import BotPool, position
 
 from .server_support import (
@@ -121,7 +122,7 @@ async def test_a_job_whose_worker_died_is_run_again() -> None:
     async with fresh_redis() as redis:
         client = aredis.Redis.from_url(redis, decode_responses=True)
         replies = client.pubsub()
-        await replies.subscribe(inbox("tester"))
+        await replies.subscribe(inbox(client, "tester"))
         game = Game.new(Rules.preset("scopa"), seed=8)
         job = {"id": "tester/1", "reply": "tester", "kind": "move", "level": "greedy",
                "position": position(game.rules, 8, None, [], 0)}

@@ -317,3 +317,28 @@ async def test_a_closing_process_stops_renewing_before_it_gives_its_tables_back(
             assert await hub.owner("T1") is None and lost == []
         finally:
             await hub.close()
+
+
+async def test_two_rooms_on_two_databases_of_one_redis_never_read_each_others_messages() -> None:
+    """Pub/sub channels span a Redis server's databases: a process named ``p1`` in one room
+    (one database) must not be sent what another room's ``p1`` is sent. The stray message is
+    published first, so had it crossed over it would be the first one delivered."""
+    async with fresh_redis() as first_url, fresh_redis() as second_url:
+        delivered: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        first, second = RedisHub(first_url, "p1"), RedisHub(second_url, "p1")
+
+        async def deliver(message: dict[str, Any]) -> None:
+            await delivered.put(message)
+
+        async def ignore(message: dict[str, Any]) -> None:
+            pass
+
+        await first.open(deliver)
+        await second.open(ignore)
+        try:
+            await second.send([("p1", {"room": "second"})])
+            await first.send([("p1", {"room": "first"})])
+            assert await asyncio.wait_for(delivered.get(), TIMEOUT) == {"room": "first"}
+        finally:
+            await first.close()
+            await second.close()

@@ -44,6 +44,16 @@ RENEW_SECONDS: Final = 2.0
 """How often an owner renews its leases and looks for processes that died."""
 PREFIX: Final = "scopa:"
 
+
+def inbox(client: redis.Redis | sync_redis.Redis, process: str) -> str:
+    """The pub/sub channel of ``process``'s inbox, on the database ``client`` is connected to.
+
+    Keys live in one of Redis's numbered databases, but pub/sub channels are one namespace for
+    the whole server: the database's number is in the channel's name, so that two rooms on two
+    databases of one server (two test runs side by side) never read each other's messages.
+    """
+    return f"{PREFIX}{client.connection_pool.connection_kwargs.get('db', 0)}:inbox:{process}"
+
 _RENEW: Final = """
 local kept = {}
 for i, key in ipairs(KEYS) do
@@ -194,15 +204,11 @@ class RedisHub:
         self._lease_ms = int(LEASE_SECONDS * 1000)
 
     @staticmethod
-    def _inbox(process: str) -> str:
-        return f"{PREFIX}inbox:{process}"
-
-    @staticmethod
     def _lease(code: str) -> str:
         return f"{PREFIX}lease:{code}"
 
     async def open(self, deliver: Deliver) -> None:
-        await self._pubsub.subscribe(self._inbox(self.name))
+        await self._pubsub.subscribe(inbox(self.redis, self.name))
         await self._beat()
         self._reader = asyncio.create_task(self._read(deliver), name="scopa-hub")
 
@@ -234,11 +240,11 @@ class RedisHub:
             by_process.setdefault(process, []).append(message)
         if len(by_process) == 1:
             ((process, batch),) = by_process.items()
-            await self.redis.publish(self._inbox(process), encode_list(batch))
+            await self.redis.publish(inbox(self.redis, process), encode_list(batch))
             return
         async with self.redis.pipeline(transaction=False) as pipe:
             for process, batch in by_process.items():
-                pipe.publish(self._inbox(process), encode_list(batch))
+                pipe.publish(inbox(self.redis, process), encode_list(batch))
             await pipe.execute()
 
     def _owned(self, process: str) -> str:

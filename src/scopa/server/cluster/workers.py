@@ -30,7 +30,7 @@ from ...moves import Move
 from ...players import Reason
 from ...review import review_move
 from ..table.bots import Position, hint_at, move_at, read_hint
-from .hub import PREFIX
+from .hub import PREFIX, inbox
 
 log = logging.getLogger(__name__)
 
@@ -46,10 +46,6 @@ ANSWER_SECONDS: Final = 20.0
 
 def working(worker: str) -> str:
     return f"{PREFIX}working:{worker}"
-
-
-def inbox(process: str) -> str:
-    return f"{PREFIX}inbox:{process}"
 
 
 class RemoteBots:
@@ -171,7 +167,7 @@ def work(url: str, name: str, jobs: int | None = None) -> int:
             continue
         job = json.loads(text)
         reply = answer(job)
-        client.publish(inbox(job["reply"]), json.dumps(reply, separators=(",", ":")))
+        client.publish(inbox(client, job["reply"]), json.dumps(reply, separators=(",", ":")))
         client.lrem(mine, 1, text)
         done += 1
     client.zrem(WORKERS, name)
