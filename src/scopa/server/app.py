@@ -35,6 +35,7 @@ from .settings import Settings
 from .table.room import CardRoom
 from .table.sockets import table_socket
 from .table.tables import LobbyError
+from .web_client import WebClient
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +159,7 @@ def create_app(
                             headers=error.headers)
 
     # Mounted last: a mount at "/" answers every path, so the routes above must come first.
-    app.mount("/", StaticFiles(directory=WEB_CLIENT, html=True), name="web")
+    app.mount("/", WebClient(WEB_CLIENT), name="web")
     # The last added runs first: the headers go on every answer, the 413 included.
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders, headers=SECURITY_HEADERS)

@@ -163,7 +163,7 @@ def policy(**directives: str) -> str:
 
 
 CLIENT_DIRECTIVES: dict[str, str] = {
-    # Nothing the directives below do not name: no plugin, frame, worker, media or manifest.
+    # Nothing the directives below do not name: no plugin, frame or media.
     "default_src": "'none'",
     # The client is ES modules from the package (js/main.js and its imports): no inline script,
     # no eval, no handler attribute.
@@ -180,6 +180,9 @@ CLIENT_DIRECTIVES: dict[str, str] = {
     # fetch() of /api, i18n/ and rules/, and the tables' WebSockets: CSP 3's 'self' matches
     # ws: and wss: on the page's own host and port.
     "connect_src": "'self'",
+    # The installable app: its manifest and its service worker (sw.js), from the room itself.
+    "manifest_src": "'self'",
+    "worker_src": "'self'",
     "base_uri": "'none'",
     "form_action": "'self'",
     # No other site may frame the room (clickjacking); X-Frame-Options says it to old browsers.

@@ -6,10 +6,15 @@ import { api, keepSeatToken, seatToken } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-// Who this browser is logged in as ({id, name}), or null for a guest.
-export async function whoAmI() {
-  const answer = await fetch("/api/account");
-  return answer.ok ? answer.json() : null;
+// Who this browser is logged in as ({id, name}), or null for a guest: asked once per page
+// (the page preloads the answer), and again with `again` after a login or logout.
+let asked = null;
+export function whoAmI(again = false) {
+  if (again || asked === null) {
+    asked = fetch("/api/account").then((answer) => (answer.ok ? answer.json() : null))
+      .catch(() => null);
+  }
+  return asked;
 }
 
 // The header's link: "Log in" for a guest, the name for a player, whose seats taken on
@@ -17,7 +22,7 @@ export async function whoAmI() {
 export async function showAccountLink() {
   const link = document.getElementById("account-link");
   if (!link) return;
-  const me = await whoAmI().catch(() => null);
+  const me = await whoAmI();
   link.textContent = me ? me.name : t("account.login_link");
   if (me) await followSeats();
 }
@@ -48,7 +53,7 @@ export function showAccount(main) {
   let done = "";
 
   async function load() {
-    me = await whoAmI().catch(() => null);
+    me = await whoAmI(true);
     sessions = me ? await api("/account/sessions").catch(() => []) : [];
     render();
     showAccountLink();

@@ -22,7 +22,8 @@ export function pickLanguage() {
 export async function setLanguage(code, remember = false) {
   // Remembered at once, so a reload while the catalogue loads still keeps the choice.
   if (remember) localStorage.setItem(KEY, code);
-  const answer = await fetch(`i18n/${code}.json`);
+  // Beside this module, so under the client's versioned name: the one the page preloads.
+  const answer = await fetch(new URL(`../i18n/${code}.json`, import.meta.url));
   messages = await answer.json();
   plurals = new Intl.PluralRules(code);
   document.documentElement.lang = code;

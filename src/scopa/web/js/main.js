@@ -2,11 +2,12 @@
 // "#/" is the lobby, "#/t/CODE" a table (the link to share), "#/rules" the rules; "#/account",
 // "#/leaderboard/POOL", "#/p/NAME" (a profile) and "#/m/ID" (a finished match's replay).
 
-import { showAccount, showAccountLink } from "./account.js";
+import { showAccount, showAccountLink, whoAmI } from "./account.js";
 import { LOOKS } from "./api.js";
 import { LANGUAGES, pickLanguage, setLanguage, t, translatePage } from "./i18n.js";
 import { showLeaderboard } from "./leaderboard.js";
 import { showLobby } from "./lobby.js";
+import { keepOffline, showOffline } from "./offline.js";
 import { BACKS, chooseBack, chooseLook, chosenBack, chosenLook } from "./prefs.js";
 import { showProfile } from "./profile.js";
 import { showReplay } from "./replay.js";
@@ -27,7 +28,8 @@ function fillHeader() {
   backs.replaceChildren(...BACKS.map((back) => new Option(t(`back.${back}`), back)));
   backs.value = chosenBack();
   translatePage();
-  showAccountLink();
+  showOffline();
+  return showAccountLink();
 }
 
 function route() {
@@ -46,8 +48,10 @@ function route() {
 }
 
 async function start() {
+  keepOffline();
+  whoAmI(); // asked at once, beside the catalogue: the page preloads both
   await setLanguage(pickLanguage());
-  fillHeader();
+  const linked = fillHeader();
   document.getElementById("language").addEventListener("change", async (event) => {
     await setLanguage(event.target.value, true);
     fillHeader();
@@ -61,7 +65,7 @@ async function start() {
     chooseBack(event.target.value);
     screen?.render();
   });
-  await showAccountLink(); // a player's seats from their other devices, before a table opens
+  await linked; // a player's seats from their other devices, before a table opens
   // Listened to only from here: a link followed while the seats load is then routed once,
   // by the call below. Routed twice, a second screen replaced the first while the person
   // typed into it, and the name typed was lost (CI's registration test, under load).

@@ -9,7 +9,10 @@ export function showRules(main) {
   async function render() {
     const mine = ++asked;
     const language = document.documentElement.lang;
-    const html = await (await fetch(`rules/${language}.html`)).text();
+    // Beside this module, so under the client's versioned name, which the service worker
+    // keeps: the rules open without a network.
+    const html = await (await fetch(new URL(`../rules/${language}.html`, import.meta.url)))
+      .text();
     // A later language, or another screen, may have come while this one loaded.
     if (mine !== asked) return;
     main.replaceChildren(h("article", { class: "panel rules", lang: language, html },

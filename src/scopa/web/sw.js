@@ -1,0 +1,105 @@
+// The service worker: the app shell kept in the browser, so that a return visit starts from it
+// without asking the network for a file, and so that with no network the page still opens,
+// with the rules and the replays last watched.
+//
+// It is served from the client's versioned folder (/v/<version>/sw.js, allowed to control "/"),
+// so a new release is a new worker, with a cache of its own; the old one's is deleted.
+// - the page ("/"): the network first, so a new release is seen at once; the kept copy when
+//   there is no network;
+// - the versioned files: from the cache (they never change under their name), else fetched
+//   and kept;
+// - a replay (GET /api/replays/ID): the network first, the last KEPT_REPLAYS kept for later;
+// - everything else (the lobby's API, the tables' sockets): the network, untouched.
+
+const PREFIX = new URL("./", self.location.href).pathname;
+const SHELL = `shell:${PREFIX}`;
+const REPLAYS = "replays";
+const KEPT_REPLAYS = 12;
+const PAGE = "/";
+const LANGUAGES = ["en", "it", "es", "sl", "tr"];
+const REPLAY = /^\/api\/replays\/\d+$/;
+
+// The page, and every versioned file it names (its styles, modules, icon and manifest), and
+// every language's catalogue and rules: a language chosen offline still has its words.
+async function keepShell() {
+  const cache = await caches.open(SHELL);
+  const page = await fetch(PAGE, { cache: "no-cache" });
+  const html = await page.clone().text();
+  const named = [...html.matchAll(/(?:href|src)="([^"]+)"/g)].map((match) => match[1])
+    .filter((url) => url.startsWith(PREFIX));
+  const words = LANGUAGES.flatMap((language) =>
+    [`${PREFIX}i18n/${language}.json`, `${PREFIX}rules/${language}.html`]);
+  await cache.addAll([...new Set([...named, ...words])]);
+  await cache.put(PAGE, page);
+}
+
+self.addEventListener("install", (event) => {
+  if (PREFIX.startsWith("/v/")) event.waitUntil(keepShell().then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith("shell:") && name !== SHELL) await caches.delete(name);
+    }
+    await self.clients.claim();
+  })());
+});
+
+async function pageFirstFromNetwork(request) {
+  try {
+    const answer = await fetch(request);
+    if (answer.ok) (await caches.open(SHELL)).put(PAGE, answer.clone());
+    return answer;
+  } catch (error) {
+    const kept = await caches.match(PAGE, { cacheName: SHELL });
+    if (kept) return kept;
+    throw error;
+  }
+}
+
+async function versioned(request) {
+  const cache = await caches.open(SHELL);
+  const kept = await cache.match(request, { ignoreVary: true });
+  if (kept) return kept;
+  const answer = await fetch(request);
+  if (answer.ok) cache.put(request, answer.clone());
+  return answer;
+}
+
+async function replay(request) {
+  const cache = await caches.open(REPLAYS);
+  try {
+    const answer = await fetch(request);
+    if (answer.ok) {
+      // Put last, so the keys are oldest first: the oldest go once there are too many.
+      await cache.delete(request);
+      await cache.put(request, answer.clone());
+      const keys = await cache.keys();
+      for (const old of keys.slice(0, Math.max(0, keys.length - KEPT_REPLAYS))) {
+        await cache.delete(old);
+      }
+    }
+    return answer;
+  } catch (error) {
+    const kept = await cache.match(request);
+    if (kept) return kept;
+    throw error;
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  // Only a worker of a versioned folder caches: under any other name it would keep files
+  // that change.
+  if (!PREFIX.startsWith("/v/")) return;
+  const { request } = event;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (request.mode === "navigate" && (url.pathname === PAGE || url.pathname === "/index.html")) {
+    event.respondWith(pageFirstFromNetwork(request));
+  } else if (url.pathname.startsWith(PREFIX)) {
+    event.respondWith(versioned(request));
+  } else if (REPLAY.test(url.pathname)) {
+    event.respondWith(replay(request));
+  }
+});
