@@ -119,7 +119,15 @@ def test_a_sweep_is_called_and_laid_across_the_pile(browser: Browser, web_server
                         last_move=play)  # fmt: skip
         table.push(state_message("SWEEPS", 6, after, play))
         page.wait_for_selector(".sweep-call")
-        assert page.inner_text(".sweep-call") == "★ Sweep! ★"
+        # The call says the word alone: ★ marked a sweep, the winner and a hint alike
+        # (finding 5); it is large, and on top of everything on the felt.
+        assert page.inner_text(".sweep-call") == "Sweep!"
+        on_top = page.evaluate("""() => { const call = document.querySelector('.sweep-call');
+            const box = call.getBoundingClientRect();
+            return call.contains(document.elementFromPoint(box.x + box.width / 2,
+                                                           box.y + box.height / 2)); }""")
+        assert on_top
+        assert page.locator(".sweep-call").bounding_box()["height"] >= 48  # type: ignore[index]
         assert page.locator('.pile[data-side="0"] .sweep-card').count() == 1
         screenshot(page, f"{size}-sweep")
         watched.check()

@@ -6,6 +6,7 @@ photographed on a desktop and a phone, and nothing may stick out of a phone's sc
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -87,6 +88,7 @@ def four_players(away: bool) -> tuple[list[dict[str, Any]], dict[str, Any]]:
 def test_four_players_partners_opposite(browser: Browser, web_server: str, size: str) -> None:
     seats, view = four_players(away=True)
     table = scripted("FOURPL", seats, view, look="italian")
+    table.hello[-1]["clock"] = 42
     watched = open_scripted(browser, web_server, "FOURPL", table, viewport=SIZES[size])
     page = watched.page
     places = {page.locator(f'.seat[data-seat="{n}"]').get_attribute("class") for n in range(4)}
@@ -102,8 +104,13 @@ def test_four_players_partners_opposite(browser: Browser, web_server: str, size:
     assert carla.locator(".status").get_attribute("data-status") == "stand-in"
     assert "the computer plays for them" in carla.inner_text()
     assert "dealer" in carla.inner_text()
-    assert page.inner_text("#turn") == (
-        "Bruno to play, but is away: the computer will play for them soon.")
+    # The away seat to play counts down to its stand-in from the server's clock (finding 8:
+    # "the computer will play for them soon" meant a minute, with no countdown).
+    assert page.inner_text("#turn") == "Bruno to play, but is away."
+    clock = bruno.locator(".stand-in-clock")
+    seconds = int(re.fullmatch(r"the computer plays for them in (\d+) seconds",
+                               clock.inner_text()).group(1))  # type: ignore[union-attr]
+    assert 30 < seconds <= 42
     # One pile per side, kept by the seat nearest you; the other side's sweep across it.
     assert page.locator(".pile").count() == 2
     assert page.locator('.seat[data-seat="1"] .pile .sweep-card').count() == 1

@@ -11,6 +11,7 @@ import { animate, motionWanted, notePlaces } from "./motion.js";
 import { movesOfCard, parseMove } from "./moves.js";
 import { chosenBack, chosenLook, keepPlayerName, playerName } from "./prefs.js";
 import { pile, pileKeepers, placeOf, sweepCards } from "./seats.js";
+import { cue, soundButton } from "./sound.js";
 import { openTableSocket } from "./tablesocket.js";
 
 // The `ref` of hint requests, so an error about one is told from an error about a move.
@@ -21,7 +22,8 @@ export function showTable(main, code) {
     token: seatToken(code), seat: null, table: null, view: null, match: null, version: null,
     pending: null, seenRounds: null, roundShown: null, problem: "", linkDown: false,
     sweepCalled: null, focusBack: null, hint: null, hintAsked: null, why: null, sweptUp: null,
-    motion: null,
+    motion: null, menuOpen: false, leaving: false, clockEnds: null,
+    lastByStandIn: false,
   };
   const socket = openTableSocket(code,
     () => ({ token: s.token, match: s.match, version: s.version }), receive, (up, why) => {
@@ -80,6 +82,11 @@ export function showTable(main, code) {
       sweptUp: s.sweptUp?.cards ?? [], sweptSide: s.sweptUp ? sideOf(s.sweptUp.seat) : null,
       dealt: message.view.hand.filter((card) => !s.view?.hand.includes(card)),
     } : null;
+    hear(message, played, newRound, over);
+    // The clock of the person to move, when one runs: an away seat counts down to its
+    // stand-in from it (finding 8).
+    s.lastByStandIn = Boolean(message.stand_in_played);
+    s.clockEnds = message.clock == null ? null : performance.now() + message.clock * 1000;
     if (s.token && message.match !== s.match && message.match !== null) {
       keepMatchToken(message.match, s.token);
     }
@@ -88,6 +95,25 @@ export function showTable(main, code) {
     s.view = message.view;
     s.problem = "";
     if (!s.view.legal_moves.length) s.pending = null;
+  }
+
+  // The sound of what a new state shows: the match's end, a round won or lost, a sweep, a
+  // capture, a card put down or a deal; and a call when it becomes your turn.
+  function hear(message, played, newRound, over) {
+    const v = message.view;
+    const mySide = s.table?.seats[s.seat ?? -1]?.side;
+    let name = null;
+    if (over) name = "match";
+    else if (newRound && mySide !== undefined) {
+      const last = v.round_scores[v.round_scores.length - 1];
+      const best = Math.max(...last.map((side) => side.total));
+      name = last[mySide].total === best ? "won" : "lost";
+    } else if (played) name = message.play.sweep ? "sweep" : played.captures.length ? "capture"
+      : "played";
+    else if (!s.view || s.view.hand.length < v.hand.length) name = "deal";
+    if (name) cue(name);
+    const myTurn = (view) => view && view.to_move === s.seat && view.winner === null;
+    if (s.seat !== null && myTurn(v) && !myTurn(s.view)) cue("turn", name ? 0.45 : 0);
   }
 
   // At a round's end the last to capture takes what is left on the table: the cards on the
@@ -132,7 +158,7 @@ export function showTable(main, code) {
     return element;
   }
 
-  function hintText(move) {
+  function hintWords(move) {
     const card = cardName(move.card, look());
     const what = move.captures.length
       ? t("hint.take", { card, cards: move.captures.map((c) => cardName(c, look())).join(", ") })
@@ -155,17 +181,20 @@ export function showTable(main, code) {
       t("table.back")));
   }
 
-  function hintRow() {
+  function hintButton() {
     const v = s.view;
     const myTurn = v.to_move === s.seat && v.legal_moves.length > 0 && !s.linkDown;
-    const asking = myTurn && s.hintAsked === s.version;
+    return h("button", { type: "button", id: "hint", "aria-label": t("hint.label"),
+      disabled: !myTurn, "aria-disabled": myTurn && s.hintAsked === s.version ? "true" : null,
+      "aria-describedby": "hint-text", onclick: askHint }, t("hint.button"));
+  }
+
+  function hintText() {
+    const v = s.view;
+    const asking = v.to_move === s.seat && !s.linkDown && s.hintAsked === s.version;
     const move = hinted();
-    return h("div", { class: "hint-row" },
-      h("button", { type: "button", id: "hint", "aria-label": t("hint.label"),
-        disabled: !myTurn, "aria-disabled": asking ? "true" : null, onclick: askHint },
-      t("hint.button")),
-      h("p", { class: "hint-text", id: "hint-text", role: "status" },
-        asking ? t("hint.thinking") : move ? hintText(move) : null));
+    return h("p", { class: "hint-text", id: "hint-text", role: "status" },
+      asking ? t("hint.thinking") : move ? hintWords(move) : null);
   }
 
   const look = () => chosenLook() ?? s.table?.look ?? "french";
@@ -246,7 +275,63 @@ export function showTable(main, code) {
     }
   }
 
+  // On the table the page's header folds into the bar's menu button (finding 7: on a phone
+  // it took 200 px): opened, the header shows above the table, with the table's own choices.
+  function toggleMenu(open = !s.menuOpen) {
+    s.menuOpen = open;
+    s.leaving = false;
+    document.body.classList.toggle("menu-open", open);
+    render();
+    if (open) document.querySelector("#table-menu button")?.focus();
+  }
+
+  // Leaving during a match is asked twice: the computer plays the seat to the match's end.
+  function tableMenu() {
+    const playing = s.view.winner === null && s.seat !== null;
+    return h("div", { class: "table-menu", id: "table-menu", role: "group",
+      "aria-label": t("table.menu") },
+    s.leaving ? [
+      h("p", { id: "leave-question" }, t("table.leave_question")),
+      h("button", { type: "button", class: "danger", id: "leave-confirm", onclick: leave },
+        t("table.leave_confirm")),
+      h("button", { type: "button", id: "leave-cancel", onclick: () => toggleMenu(true) },
+        t("table.stay")),
+    ] : [
+      playing ? h("button", { type: "button", id: "leave", onclick: () => {
+        s.leaving = true;
+        render();
+        document.getElementById("leave-confirm")?.focus();
+      } }, t("table.leave")) : null,
+      h("a", { href: "#/rules", class: "button" }, t("footer.rules")),
+      h("a", { href: "#/", class: "button" }, t("nav.lobby")),
+      h("button", { type: "button", id: "menu-close", onclick: () => toggleMenu(false) },
+        t("table.menu_close")),
+    ]);
+  }
+
+  // How long until the computer plays for the away seat to move, ticking each second.
+  function standInClock() {
+    return s.clockEnds === null ? null : h("span", { class: "stand-in-clock", role: "timer" },
+      clockWords());
+  }
+
+  function clockWords() {
+    const seconds = Math.max(0, Math.ceil((s.clockEnds - performance.now()) / 1000));
+    return t("table.stand_in_in", { count: seconds });
+  }
+
+  const ticker = setInterval(() => {
+    for (const clock of main.querySelectorAll(".stand-in-clock")) {
+      clock.textContent = clockWords();
+    }
+  }, 1000);
+
   function onKey(event) {
+    if (event.key === "Escape" && s.menuOpen && !main.querySelector("dialog")) {
+      toggleMenu(false);
+      document.getElementById("menu-button")?.focus();
+      return;
+    }
     // Left and right move along a row of cards, as in a hand held in front of you.
     const row = event.target.closest?.(".hand");
     if (row && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
@@ -315,7 +400,10 @@ export function showTable(main, code) {
     const v = s.view;
     if (v.winner !== null) return t("table.over");
     if (v.to_move === s.seat) return t("table.your_turn");
-    if (away(v.to_move)) return t("table.to_play_away", { name: seatName(v.to_move) });
+    if (away(v.to_move)) {
+      return seatOf(v.to_move)?.stand_in ? t("table.to_play_stand_in", { name: seatName(v.to_move) })
+        : t("table.to_play_away", { name: seatName(v.to_move) });
+    }
     return t("table.to_play", { name: seatName(v.to_move) });
   }
 
@@ -323,7 +411,9 @@ export function showTable(main, code) {
     const last = s.view.last_move;
     if (!last) return t("table.first_move", { name: seatName(s.view.to_move ?? 0) });
     const move = parseMove(last.move);
-    const name = seatName(last.seat);
+    // Your seat's move made by your stand-in is not said to be yours (finding 8).
+    const name = last.seat === s.seat && s.lastByStandIn ? t("table.your_stand_in")
+      : seatName(last.seat);
     const card = cardName(move.card, look());
     const text = move.captures.length
       ? t("table.took", { name, card, cards: move.captures.map((c) => cardName(c, look()))
@@ -333,8 +423,9 @@ export function showTable(main, code) {
   }
 
   // A seat at the felt: who (a name, or the computer and its level), partner or dealer,
-  // whether they are here or away (a word and a sign, not colour alone), their hand as
-  // backs, and their side's pile with its sweeps when they keep it.
+  // whether they are here or away (a word and a sign, not colour alone), their hand (backs
+  // for the others, your own cards at yours), and their side's pile with its sweeps when
+  // they keep it.
   function seatBox(seat, bottom, keepers, sweeps) {
     const v = s.view;
     const me = seat.seat === s.seat;
@@ -352,20 +443,34 @@ export function showTable(main, code) {
     const statusText = { here: t("table.here"), away: t("table.away"),
       "stand-in": t("table.stand_in") }[status];
     const toMove = v.to_move === seat.seat && v.winner === null;
-    return h("div", { class: `seat ${me ? "me" : "opponent"} at-${place}${toMove ? " to-move" : ""}${
-      status && status !== "here" ? " away" : ""}`, "data-seat": seat.seat,
-    "data-side": seat.side, role: "group", "aria-label": seatName(seat.seat) },
-    h("div", { class: "who" },
+    const who = h("div", { class: "who" },
       h("span", { class: "name" }, toMove ? "▶ " : "", seatName(seat.seat)),
       tags.length ? h("span", { class: "tags" }, tags.join(" · ")) : null,
       // Here is a dot (its words for screen readers); away is said in words on the felt.
       status ? h("span", { class: `status ${status}`, "data-status": status },
         status === "here" ? ["● ", h("span", { class: "sr-only" }, statusText)]
-          : ["◌ ", statusText]) : null),
-    me ? null : held(cardBacks(v.hand_sizes[seat.seat], back())),
-    keepers.get(seat.side) === seat.seat ? pile(seat.side, v.piles[seat.side].length,
-      sweeps[seat.side], look(), sideName(seat.side), back()) : null,
-    comeBack ? backRow() : null);
+          : ["◌ ", statusText]) : null,
+      status && status !== "here" && toMove ? standInClock() : null);
+    const keeps = keepers.get(seat.side) === seat.seat ? pile(seat.side,
+      v.piles[seat.side].length, sweeps[seat.side], look(), sideName(seat.side), back()) : null;
+    return h("div", { class: `seat ${me ? "me" : "opponent"} at-${place}${toMove ? " to-move" : ""}${
+      status && status !== "here" ? " away" : ""}`, "data-seat": seat.seat,
+    "data-side": seat.side, role: "group", "aria-label": seatName(seat.seat) },
+    me ? [h("div", { class: "mine-aside" }, who, keeps), aboveHand(comeBack), hand(),
+      v.winner === null ? h("div", { class: "tools" }, hintButton()) : null]
+      : [who, held(cardBacks(v.hand_sizes[seat.seat], back())), keeps]);
+  }
+
+  // What comes and goes at your seat (a capture's choice, why a card may not be played, the
+  // hint's reason, the come-back notice): laid over the felt just above your hand, so that
+  // the hand never moves when one of them appears (issue 22, finding 3).
+  function aboveHand(comeBack) {
+    const v = s.view;
+    return h("div", { class: "above-hand" },
+      comeBack ? backRow() : null,
+      s.pending ? captureChoice() : null,
+      v.winner === null ? whyText() : null,
+      v.winner === null ? hintText() : null);
   }
 
   function held(backs) {
@@ -381,15 +486,20 @@ export function showTable(main, code) {
     return h("div", { class: "felt", id: "felt", "data-players": s.table.seats.length },
       s.table.seats.map((seat) => seatBox(seat, bottom, keepers, sweeps)),
       h("div", { class: "centre" },
-        h("div", { class: "deck", id: "deck", role: "img",
-          "aria-label": t("table.deck", { count: v.stock_size }) },
-        v.stock_size ? h("span", { class: "card back", html: backSvg(back()) }) : null,
-        h("span", { class: "count", "aria-hidden": "true" }, String(v.stock_size))),
-        tableCards(),
-        s.pending ? captureChoice() : null,
-        s.sweepCalled === s.version ? h("p", { class: "sweep-call", role: "status" },
-          `★ ${t("table.sweep")} ★`) : null,
-        sweepUpText()));
+        h("p", { class: "last-move", id: "last-move", "aria-live": "polite" }, lastMoveText()),
+        h("div", { class: "table-area" },
+          // An empty deck is not drawn: a lone "0" on the felt read as a score (finding 8).
+          h("div", { class: "deck", id: "deck", role: "img",
+            "aria-label": t("table.deck", { count: v.stock_size }) },
+          v.stock_size ? [h("span", { class: "card back", html: backSvg(back()) }),
+            h("span", { class: "count", "aria-hidden": "true" }, String(v.stock_size))] : null),
+          tableCards()),
+        sweepUpText(),
+        v.winner !== null ? overPanel() : null,
+        s.seat === null ? h("p", { class: "watching" }, t("table.watching")) : null,
+        s.seat === null && s.table.seats.some((seat) => seat.open) ? joinForm() : null),
+      s.sweepCalled === s.version ? h("p", { class: "sweep-call", role: "status" },
+        t("table.sweep")) : null);
   }
 
   // "End of the round: Bruno takes the cards left on the table (...)", or "you take".
@@ -410,7 +520,11 @@ export function showTable(main, code) {
     const options = s.pending ? movesOfCard(s.view.legal_moves, s.pending) : [];
     const candidates = new Set(options.flatMap((move) => move.captures));
     const suggested = new Set(hinted()?.captures);
-    return h("div", { class: "table-cards", role: "group", "aria-label": t("table.table") },
+    const count = Math.max(1, s.view.table.length);
+    // The CSS fits the cards in one, two or three rows of the table's fixed space, whichever
+    // shows them largest: the table never grows into the hand (finding 3).
+    return h("div", { class: "table-cards", role: "group", "aria-label": t("table.table"),
+      style: `--n: ${count}; --n2: ${Math.ceil(count / 2)}; --n3: ${Math.ceil(count / 3)}` },
       s.view.table.map((card) => {
         const image = cardImage(card, look());
         if (candidates.has(card)) {
@@ -450,7 +564,7 @@ export function showTable(main, code) {
     const myTurn = v.to_move === s.seat && v.legal_moves.length > 0;
     const suggested = hinted()?.card;
     return h("div", { class: `hand${myTurn ? " my-turn" : ""}`, role: "group",
-      "aria-label": t("table.hand") },
+      "aria-label": t("table.hand"), style: `--n: ${Math.max(1, v.hand.length)}` },
     v.hand.map((card) => {
       const playable = myTurn && movesOfCard(v.legal_moves, card).length > 0;
       const button = cardButton(card, look(), {
@@ -470,23 +584,32 @@ export function showTable(main, code) {
       why && why.version === s.version ? why.text : null);
   }
 
+  // The table is the screen: a bar (the menu, the scores, whose turn, the sound) over the
+  // felt, which takes the rest of the viewport; your hand sits at your seat on its bottom
+  // edge, and everything that comes and goes (a choice, a note) floats above the hand
+  // instead of pushing it (issue 22, findings 1 and 3).
   function board() {
     const v = s.view;
     return h("section", { class: "board", id: "board", "data-version": s.version,
       "data-match": s.match },
-    scoreboard(),
-    h("p", { class: `turn${v.to_move === s.seat ? " mine" : ""}`, id: "turn",
-      "aria-live": "polite" }, turnText()),
-    felt(),
-    h("p", { class: "last-move", id: "last-move", "aria-live": "polite" }, lastMoveText()),
-    v.winner !== null ? overPanel() : null,
-    s.seat !== null ? hand() : h("p", {}, t("table.watching")),
-    s.seat !== null && v.winner === null ? whyText() : null,
-    s.seat !== null && v.winner === null ? hintRow() : null,
-    h("p", { class: "stock" }, t("table.stock", { count: v.stock_size, round: v.round_number + 1 })),
-    s.seat === null && s.table.seats.some((seat) => seat.open) ? joinForm() : null);
+    topBar(),
+    s.menuOpen ? tableMenu() : null,
+    felt());
   }
 
+  function topBar() {
+    const v = s.view;
+    return h("div", { class: "bar" },
+      h("button", { type: "button", class: "menu-button", id: "menu-button",
+        "aria-expanded": s.menuOpen ? "true" : "false", "aria-controls": "table-menu",
+        "aria-label": t("table.menu"), onclick: () => toggleMenu() }, "☰"),
+      scoreboard(),
+      h("p", { class: `turn${v.to_move === s.seat && v.winner === null ? " mine" : ""}`,
+        id: "turn", "aria-live": "polite" }, turnText()),
+      h("p", { class: "stock" }, t("table.stock", { count: v.stock_size,
+        round: v.round_number + 1 })),
+      soundButton(() => render()));
+  }
   // What stays on the table once the match is over and its dialog closed: the winner, the
   // last round again, a rematch and the way back to the lobby.
   function overPanel() {
@@ -565,6 +688,8 @@ export function showTable(main, code) {
     if (!s.table) content = h("p", {}, s.problem || t("table.connecting"));
     else if (s.table.status === "waiting" || !s.view) content = waitingRoom();
     else content = board();
+    // The table is the screen only while a match is on it; the waiting room is a page.
+    document.body.classList.toggle("at-table", content.id === "board");
     main.replaceChildren(...[
       s.linkDown ? linkProblem() : null,
       s.problem && s.table ? h("p", { class: "problem", role: "alert" }, s.problem) : null,
@@ -605,6 +730,8 @@ export function showTable(main, code) {
     render,
     close() {
       document.removeEventListener("keydown", onKey);
+      clearInterval(ticker);
+      document.body.classList.remove("at-table", "menu-open");
       socket.close();
     },
   };
