@@ -1,4 +1,5 @@
-"""What a seated client may ask of its table once it has said hello: a move, a hint, a sync.
+"""What a seated client may ask of its table once it has said hello: a move, a hint, a
+continue (a round's breakdown read), a sync.
 
 The owner of a table runs these for its own sockets and for sockets relayed from other
 processes alike (``Peer`` is either); a refusal raises :class:`ProtocolError`, which goes back
@@ -9,7 +10,14 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from .protocol import ClientMessage, HintRequest, MoveRequest, ProtocolError, Sync
+from .protocol import (
+    ClientMessage,
+    ContinueRequest,
+    HintRequest,
+    MoveRequest,
+    ProtocolError,
+    Sync,
+)
 from .tables import Table
 
 
@@ -42,6 +50,12 @@ async def run(peer: Peer, table: Table, message: ClientMessage) -> bool:
         # Awaited, like a move: this connection's next message waits for the hint, so one
         # client has at most one search running for it. It counts against the rate limit.
         peer.push(await table.hint(peer.seat, message.ref, peer.token))
+    elif isinstance(message, ContinueRequest):
+        if peer.seat is None:
+            raise ProtocolError(
+                "not_seated", "the table does not wait for spectators to continue", message.ref
+            )
+        await table.continue_round(peer.seat, message.round, message.ref, peer.token)
     elif isinstance(message, Sync):
         async with table.lock:
             if table.game is None:

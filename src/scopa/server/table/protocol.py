@@ -27,6 +27,7 @@ ERROR_CODES: Final = (
     "no_match",  # no match is being played at this table
     "stale_version",  # the move was for an older version of the match
     "not_your_turn",  # a move or a hint from a seat that is not to play
+    "not_held",  # a continue for a round's end the table is not holding
     "invalid_move",  # a move code that cannot be read
     "illegal_move",  # a readable move the rules do not allow now
     "server_error",  # the move could not be stored; the table is unchanged
@@ -55,6 +56,9 @@ class Hello:
     token: str | None = None
     match: int | None = None
     version: int | None = None
+    continues: bool = False
+    """The client sends ``continue`` once its person has read a round's breakdown: the table
+    may hold a round's end for this seat (clients that do not say so are never waited for)."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,16 @@ class HintRequest:
 
 
 @dataclass(frozen=True)
+class ContinueRequest:
+    """This seat's person has seen the breakdown of round ``round`` (1: the first round's end)
+    and is ready for the next deal: the table holds a round's end until every person at it
+    has said so, or :data:`~scopa.server.table.tables.HOLD_SECONDS` have passed."""
+
+    round: int
+    ref: str | int | None = None
+
+
+@dataclass(frozen=True)
 class Sync:
     """Ask again for the current state, and the plays missed since ``version`` of ``match``."""
 
@@ -87,7 +101,7 @@ class Ping:
     pass
 
 
-ClientMessage = Hello | MoveRequest | HintRequest | Sync | Ping
+ClientMessage = Hello | MoveRequest | HintRequest | ContinueRequest | Sync | Ping
 
 
 def _optional_count(data: dict[str, Any], key: str, ref: str | int | None) -> int | None:
@@ -137,9 +151,19 @@ def parse(text: str) -> ClientMessage:
         if token is not None and not isinstance(token, str):
             raise ProtocolError("bad_message", "'token' must be the seat token text", ref)
         match = _optional_count(data, "match", ref)
-        return Hello(token, match, _optional_count(data, "version", ref))
+        continues = data.get("continues", False)
+        if type(continues) is not bool:
+            raise ProtocolError("bad_message", "'continues' must be true or false", ref)
+        return Hello(token, match, _optional_count(data, "version", ref), continues)
     if kind == "hint":
         return HintRequest(ref)
+    if kind == "continue":
+        finished = _optional_count(data, "round", ref)
+        if not finished:
+            raise ProtocolError(
+                "bad_message", "a continue message needs 'round', the round seen (1 or more)", ref
+            )
+        return ContinueRequest(finished, ref)
     if kind == "sync":
         return Sync(_optional_count(data, "match", ref), _optional_count(data, "version", ref))
     if kind == "ping":
@@ -149,7 +173,7 @@ def parse(text: str) -> ClientMessage:
     raise ProtocolError(
         "unknown_type",
         f"unknown message type {kind[:MAX_REF_LENGTH]!r}; "
-        "the types are hello, move, hint, sync, ping",
+        "the types are hello, move, hint, continue, sync, ping",
         ref,
     )
 

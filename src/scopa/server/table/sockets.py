@@ -53,6 +53,8 @@ class Connection:
         self.settings = settings
         self.seat: int | None = None
         self.token: str | None = None
+        self.continues = False
+        """Whether its hello said it sends ``continue`` after a round's breakdown."""
         self.table: Table | None = None
         """The table, when this process owns it."""
         self.greeted = False
@@ -151,7 +153,9 @@ class Connection:
     async def adopt(self, table: Table) -> None:
         """This process took the table over: listen to it here, and get its state now, with
         the plays since the version this client was last shown."""
-        if await table.seat_listener(self, self.token, self.seen, welcome=not self.welcomed):
+        if await table.seat_listener(
+            self, self.token, self.seen, welcome=not self.welcomed, continues=self.continues
+        ):
             self.table = table
         self.owner = None  # only now: what the client sends meanwhile goes on to the old one
 
@@ -212,8 +216,11 @@ class Connection:
         self.greeted = True
         room.strangers -= 1
         self.code, self.token = normalise_code(code), hello.token
+        self.continues = hello.continues
         if isinstance(where, Table):
-            if await where.seat_listener(self, hello.token, (hello.match, hello.version)):
+            if await where.seat_listener(
+                self, hello.token, (hello.match, hello.version), continues=hello.continues
+            ):
                 self.table = where
             return
         # Another process owns the table: it says hello and sends everything, through it, and

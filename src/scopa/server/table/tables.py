@@ -33,6 +33,9 @@ T = TypeVar("T")
 MAX_NAME_LENGTH = 32
 POLICY_VIOLATION = 1008
 """The WebSocket close code for a client that broke the rules of the protocol."""
+HOLD_SECONDS = 15.0
+"""How long a round's end holds the table for its people to read the breakdown at most: the
+bots and the turn's clock wait until every person at the table has continued, or this long."""
 
 
 class LobbyError(Exception):
@@ -153,6 +156,16 @@ class Table:
         """The person to move's turn clock: a timer, not a sleeping task, since it is set and
         cancelled at nearly every move of a table of people."""
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._continuers: set[int] = set()
+        """Seats whose client said in its hello that it continues after a round's breakdown:
+        only they are waited for at a round's end."""
+        self._hold: tuple[int, set[int]] | None = None
+        """The round whose end the table holds (1: the first) and the seats whose people have
+        not continued yet; nothing but a person's move is played meanwhile."""
+        self._hold_timer: asyncio.TimerHandle | None = None
+        self._by_stand_in: tuple[int | None, int] | None = None
+        """The (match, version) of the last move a stand-in played, so a person who comes back
+        is not told it was theirs."""
 
     # -- facts -----------------------------------------------------------------------------
 
@@ -166,6 +179,7 @@ class Table:
             not self.listeners
             and not self._tasks
             and self._clock is None
+            and self._hold_timer is None
             and not self.lock.locked()
         )
 
@@ -218,6 +232,7 @@ class Table:
             ],
             "match": self.match_id,
             "version": self.version,
+            "continuing": [] if self._hold is None else sorted(self._hold[1]),
         }
 
     # -- messages --------------------------------------------------------------------------
@@ -235,6 +250,8 @@ class Table:
             "version": self.version,
             "play": self.plays[-1].to_dict() if self.plays else None,
             "view": self.game.view(seat).to_dict(),
+            "stand_in_played": self._by_stand_in == (self.match_id, self.version),
+            "clock": self._clock_left(),
         }
         if since is not None:
             match, version = since
@@ -255,6 +272,13 @@ class Table:
                 "record": f"/api/matches/{self.match_id}",
             }
         )
+
+    def _clock_left(self) -> float | None:
+        """The seconds left on the turn's clock of the person to move, if one runs: a client
+        counts down to the stand-in of an away seat from it."""
+        if self._clock is None:
+            return None
+        return round(max(0.0, self._clock.when() - asyncio.get_running_loop().time()), 1)
 
     def _broadcast_table(self) -> None:
         text = encode({"type": "table", "table": self.info()})
@@ -280,10 +304,12 @@ class Table:
         token: str | None,
         since: tuple[int | None, int | None] | None,
         welcome: bool = True,
+        continues: bool = False,
     ) -> bool:
         """Say hello to ``listener`` for the seat ``token`` holds (none: a spectator) and start
         sending it this table's messages. A token that holds no seat: ``False``, and the
-        listener is told why and closed."""
+        listener is told why and closed. ``continues``: the client continues after a round's
+        breakdown, so the table holds a round's end for its seat."""
         seat = None
         if token is not None:
             seat = self.seat_of(token)
@@ -297,6 +323,8 @@ class Table:
                 return False
         async with self.lock:
             listener.seat = seat
+            if seat is not None and continues:
+                self._continuers.add(seat)
             if welcome:
                 listener.push(
                     encode(
@@ -402,6 +430,9 @@ class Table:
             await self._stored(self._storage.save_seat(self.code, left, epoch=self.epoch))
             self.seats[seat.seat] = left
             self.stand_ins.discard(seat.seat)
+            self._continuers.discard(seat.seat)
+            if self._hold is not None:
+                self._ready(seat.seat)
             self.touch()
             await self._listed()
             # Whoever takes the seat next must not be watched through the old connections.
@@ -487,9 +518,10 @@ class Table:
         await self._listed()
         self.stand_ins.clear()
         self.touch()
+        self._end_hold()
         self._broadcast_table()
-        self._broadcast_state()
         self._schedule_turn()
+        self._broadcast_state()
 
     def resume(self, match_id: int, seed: int, deck: list[str] | None, moves: list[str]) -> None:
         """Bring back a stored match after a restart, and let its bots play on."""
@@ -531,6 +563,7 @@ class Table:
                 raise ProtocolError(
                     "not_your_turn", f"not your turn: seat {game.to_move} is to play", ref
                 )
+            round_number = game.round_number
             try:
                 game.play(code, seat)
             except InvalidMoveError as error:
@@ -561,6 +594,12 @@ class Table:
                 ) from None
             self.plays.append(play)
             self.touch()
+            if token is None and self.seats[seat].kind == "human":
+                self._by_stand_in = (self.match_id, self.version)
+            if self._hold is not None and self._ready(seat):  # a person who plays has read it
+                self._broadcast_table()
+            if game.winner is None and game.round_number != round_number:
+                self._hold_round_end(game.round_number)
             if game.winner is not None:
                 self.status = "over"
                 # Announced once stored and before anything is sent, so that whoever reads the
@@ -573,8 +612,81 @@ class Table:
                     )
                 )
                 self._broadcast_table()
-            self._broadcast_state()
             self._schedule_turn()
+            self._broadcast_state()
+
+    # -- a round's end, held for its people ----------------------------------------------
+
+    def _hold_round_end(self, finished: int) -> None:
+        """Round ``finished`` has ended: hold the table for the people at it (connected and
+        not played for) to read its breakdown, for :data:`HOLD_SECONDS` at most."""
+        waiting = {
+            seat.seat
+            for seat in self.seats
+            if seat.seat in self._continuers
+            and seat.seat not in self.stand_ins
+            and self._present(seat.seat)
+        }
+        if not waiting:
+            return
+        self._end_hold()
+        self._hold = (finished, waiting)
+        self._hold_timer = asyncio.get_running_loop().call_later(
+            HOLD_SECONDS, self._hold_ran_out, finished
+        )
+        self._broadcast_table()
+
+    async def continue_round(
+        self, seat: int, finished: int, ref: str | int | None = None, token: str | None = None
+    ) -> None:
+        """The person at ``seat`` has read round ``finished``'s breakdown; the last of them
+        lets the match go on. A continue for a round the table is not holding changes nothing
+        and says so (the hold may have run out, or every other person continued first)."""
+        async with self.lock:
+            self._match_for(seat, ref, token)
+            held = self._hold
+            if held is None or held[0] != finished or seat not in held[1]:
+                raise ProtocolError(
+                    "not_held", f"the table is not waiting for you at the end of round {finished}",
+                    ref,
+                )
+            if self._ready(seat):
+                self._go_on()
+            else:
+                self._broadcast_table()  # who is still reading
+
+    def _ready(self, seat: int) -> bool:
+        """``seat`` is ready for the next deal (it continued, played, or left); whether it was
+        the last the table waited for, which ends the hold."""
+        assert self._hold is not None
+        self._hold[1].discard(seat)
+        if self._hold[1]:
+            return False
+        self._end_hold()
+        return True
+
+    def _go_on(self) -> None:
+        """The hold is over: the next turn's bot or clock starts, and everyone is told."""
+        self._broadcast_table()
+        self._schedule_turn()
+        self._broadcast_state()  # with the turn's clock, now running
+
+    def _hold_ran_out(self, finished: int) -> None:
+        self._hold_timer = None
+        if self._hold is not None and self._hold[0] == finished:
+            self._spawn(self._release(finished))
+
+    async def _release(self, finished: int) -> None:
+        async with self.lock:
+            if self._hold is not None and self._hold[0] == finished:
+                self._end_hold()
+                self._go_on()
+
+    def _end_hold(self) -> None:
+        if self._hold_timer is not None:
+            self._hold_timer.cancel()
+            self._hold_timer = None
+        self._hold = None
 
     async def _end_stand_ins(self, match: FinishedMatch) -> None:
         """A finished match has no turns left for a stand-in to play."""
@@ -654,6 +766,8 @@ class Table:
         game = self.game
         if game is None or self.status != "playing" or game.to_move is None:
             return
+        if self._hold is not None:
+            return  # the people are reading a round's breakdown: play goes on once they have
         seat = self.seats[game.to_move]
         if seat.kind == "bot":
             level = bots.known_level(seat.level)
@@ -770,6 +884,7 @@ class Table:
         if self._clock is not None:
             self._clock.cancel()
             self._clock = None
+        self._end_hold()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
