@@ -187,6 +187,11 @@ def test_the_end_of_a_match_never_strands_you(browser: Browser, web_server: str,
     table.push(state_message("ENDING", 6, after, play))
     page.wait_for_selector("#breakdown #winner")
     assert page.inner_text("#winner") == "You win the match!"
+    # The final score large, each round's points and sweeps, how it turned (finding 5).
+    assert page.locator("#final-score .final-points").all_inner_texts() == ["3", "0"]
+    assert page.locator("#rounds tbody tr").all_inner_texts() == ["Round 1\t3 → 3\t0 → 0"]
+    assert page.inner_text("#turned") == "You: never behind."
+    assert page.get_attribute("#breakdown-replay", "href") == "#/m/1"
     for action in ("#rematch", "#breakdown-lobby", "#breakdown-close"):
         assert page.locator(f"#breakdown {action}").is_visible()
     assert page.evaluate("() => document.querySelector('#breakdown').scrollWidth <= "

@@ -16,6 +16,9 @@ import { openTableSocket } from "./tablesocket.js";
 
 // The `ref` of hint requests, so an error about one is told from an error about a move.
 const HINT_REF = "hint";
+// The `ref` of continue messages: one refused because the table stopped waiting (its 15 s ran
+// out, or the round was long over after a reload) needs no word to the person.
+const CONTINUE_REF = "continue";
 
 export function showTable(main, code) {
   const s = {
@@ -23,10 +26,10 @@ export function showTable(main, code) {
     pending: null, seenRounds: null, roundShown: null, problem: "", linkDown: false,
     sweepCalled: null, focusBack: null, hint: null, hintAsked: null, why: null, sweptUp: null,
     motion: null, menuOpen: false, leaving: false, clockEnds: null,
-    lastByStandIn: false,
+    lastByStandIn: false, dialogWaits: false,
   };
   const socket = openTableSocket(code,
-    () => ({ token: s.token, match: s.match, version: s.version }), receive, (up, why) => {
+    () => ({ token: s.token, match: s.match, version: s.version, continues: true }), receive, (up, why) => {
       s.linkDown = up ? false : why;
       // A hint asked on a connection that dropped will never be answered: ask again freely.
       s.hintAsked = null;
@@ -38,6 +41,7 @@ export function showTable(main, code) {
     else if (message.type === "table") s.table = message.table;
     else if (message.type === "state") takeState(message);
     else if (message.type === "hint") takeHint(message);
+    else if (message.type === "error" && message.ref === CONTINUE_REF) return;
     else if (message.type === "error") {
       if (message.ref === HINT_REF) s.hintAsked = null;
       if (message.code === "bad_token") {
@@ -199,8 +203,13 @@ export function showTable(main, code) {
 
   const look = () => chosenLook() ?? s.table?.look ?? "french";
   const seatOf = (seat) => s.table?.seats[seat];
-  const seatName = (seat) => (seat === s.seat ? t("table.you")
-    : seatOf(seat)?.name ?? t("table.seat", { number: seat + 1 }));
+  const seatName = (seat) => (seat === s.seat ? t("table.you") : botName(seatOf(seat)) ??
+    seatOf(seat)?.name ?? t("table.seat", { number: seat + 1 }));
+  // The room names its bots "Bot 2" and so on, in English: said in the page's language.
+  const botName = (seat) => {
+    const number = seat?.kind === "bot" ? /^Bot (\d+)$/.exec(seat.name ?? "")?.[1] : null;
+    return number ? t("table.bot_name", { number }) : null;
+  };
   const sideName = (side) => s.table.seats.filter((seat) => seat.side === side)
     .map((seat) => seatName(seat.seat)).join(" & ");
   const away = (seat) => seatOf(seat)?.kind === "human" && !seatOf(seat)?.open &&
@@ -362,8 +371,9 @@ export function showTable(main, code) {
       h("h2", {}, t("table.waiting", { code })),
       field("table.share", h("input", { id: "share-link", readonly: true, value: link })),
       h("p", {}, t("table.code", { code })),
-      h("ul", { class: "seats" }, table.seats.map((seat) => h("li", {},
-        `${seat.seat + 1}. `, seat.open ? t("table.free_seat") : seatName(seat.seat),
+      // Numbered by the list itself: a number in the text read "• 1. Marco" (finding 8).
+      h("ol", { class: "seats" }, table.seats.map((seat) => h("li", {},
+        seat.open ? t("table.free_seat") : seatName(seat.seat),
         seat.kind === "bot" ? ` (${t(`level.${seat.level}`)})` : ""))),
       s.seat === null && !full ? joinForm() : null,
       s.seat !== null ? h("div", { class: "actions" },
@@ -388,9 +398,11 @@ export function showTable(main, code) {
       h("div", { class: `side${s.table.seats[s.seat ?? -1]?.side === side ? " mine" : ""}`,
         "data-side": side },
       h("strong", {}, sideName(side)),
-      h("span", { class: "score" }, t("table.score", {
-        score: t("table.points_scored", { count: score }),
-        target: t("table.points_target", { count: v.rules.target }) })),
+      // "6 of 3 points" read wrong once a side passed the target (finding 5).
+      h("span", { class: "score" }, score >= v.rules.target
+        ? t("table.score_over", { count: score }) : t("table.score", {
+          score: t("table.points_scored", { count: score }),
+          target: t("table.points_target", { count: v.rules.target }) })),
       v.sweeps[side] ? h("span", { class: "sweeps",
         "aria-label": t("table.sweeps", { count: v.sweeps[side] }) },
       `★ ${v.sweeps[side]}`) : null)));
@@ -495,6 +507,7 @@ export function showTable(main, code) {
             h("span", { class: "count", "aria-hidden": "true" }, String(v.stock_size))] : null),
           tableCards()),
         sweepUpText(),
+        waitingNote(),
         v.winner !== null ? overPanel() : null,
         s.seat === null ? h("p", { class: "watching" }, t("table.watching")) : null,
         s.seat === null && s.table.seats.some((seat) => seat.open) ? joinForm() : null),
@@ -509,6 +522,14 @@ export function showTable(main, code) {
     const cards = up.cards.map((c) => cardName(c, look())).join(", ");
     return up.seat === s.seat ? t("table.sweep_up_you", { cards })
       : t("table.sweep_up", { name: seatName(up.seat), cards });
+  }
+
+  // Whom the table waits for at a round's end, once you have read it yourself.
+  function waitingNote() {
+    const waiting = (s.table.continuing ?? []).filter((seat) => seat !== s.seat);
+    if (!waiting.length || s.roundShown !== null) return null;
+    return h("p", { class: "waiting-note", id: "waiting-note", role: "status" },
+      t("table.waiting_continue", { names: waiting.map(seatName).join(", ") }));
   }
 
   function sweepUpText() {
@@ -627,6 +648,9 @@ export function showTable(main, code) {
       s.seat !== null ? h("button", { type: "button", class: "primary rematch",
         onclick: () => seatAction("rematch", { token: s.token }) }, t("breakdown.rematch"))
         : null,
+      // The finished match's replay, where the master's review is asked for too.
+      s.match !== null ? h("a", { href: `#/m/${s.match}`, class: "button replay-link" },
+        t("breakdown.replay")) : null,
       h("a", { href: "#/", class: "button lobby-link" }, t("nav.lobby")),
     ];
   }
@@ -643,13 +667,18 @@ export function showTable(main, code) {
     const v = s.view;
     const over = v.winner !== null && s.roundShown === v.round_scores.length - 1;
     const close = () => {
+      // The table holds a round's end until its people have read it (finding 4).
+      if (!over && s.seat !== null) {
+        socket.send({ type: "continue", round: s.roundShown + 1, ref: CONTINUE_REF });
+      }
       s.roundShown = null;
       render();
     };
-    const [rematch, lobby] = endActions();
+    const [rematch, replay, lobby] = endActions();
     rematch?.setAttribute("id", "rematch");
+    replay?.setAttribute("id", "breakdown-replay");
     lobby.setAttribute("id", "breakdown-lobby");
-    const actions = over ? [rematch, lobby,
+    const actions = over ? [rematch, replay, lobby,
       h("button", { type: "button", id: "breakdown-close", onclick: close },
         t("breakdown.close"))]
       : [h("button", { type: "button", class: "primary", id: "continue", onclick: close },
@@ -662,6 +691,7 @@ export function showTable(main, code) {
       sideNames: v.scores.map((_, side) => sideName(side)),
       winner: over ? winnerText() : null, actions, onClose: close,
       note: s.roundShown === v.round_scores.length - 1 ? sweepUpWords() : null,
+      game: v.rules.name, rounds: over ? v.round_scores : null,
     });
   }
 
@@ -699,8 +729,18 @@ export function showTable(main, code) {
     // How many cards the last redraw set moving: 0 under prefers-reduced-motion.
     main.dataset.moving = before ? animate(main, before, { ...motion,
       draw: (card) => cardImage(card, look()) }) : 0;
-    const modal = main.querySelector("dialog");
-    modal?.showModal();
+    // A round's breakdown opens once the leftovers have flown to the last taker's pile: opened
+    // at once, its backdrop hid the flight.
+    if (dialogNow && !dialogWas && Number(main.dataset.moving) > 0) {
+      s.dialogWaits = true;
+      Promise.all(document.getAnimations().map((flight) => flight.finished.catch(() => null)))
+        .then(() => {
+          s.dialogWaits = false;
+          render();
+        });
+    }
+    const modal = s.dialogWaits ? null : main.querySelector("dialog");
+    if (modal && !modal.open) modal.showModal();
     if (dialogWas && !dialogNow) {
       focusAfterDialog();
       return;
