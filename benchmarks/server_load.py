@@ -23,7 +23,11 @@ and none was lost.
         --db "$SCOPA_TEST_POSTGRES" --redis "$SCOPA_TEST_REDIS"
 
 With Redis and PostgreSQL it also prints the CPU they used (their processes on this machine),
-and nginx's when it is in front.
+and nginx's when it is in front. It prints the machine first (CPU model, cores, load average),
+so that a figure read later says what it was measured on. ``--profile FILE`` samples the first
+web process with py-spy (``pip install py-spy``) while the people play, writes the collapsed
+stacks to FILE (for flamegraph.pl or speedscope) and prints the functions that took the most
+samples, by their own time and with what they call.
 
 Prints figures to compare; it never passes or fails on a time. Only loopback addresses are
 used, and the run is bounded by ``--seconds`` (plus setup and a drain of at most 30 s).
@@ -253,6 +257,7 @@ async def run(
             if args.redis and (front or name != "nginx")
         }
         relayed_before = await relayed(urls) if len(urls) > 1 else 0
+        profiler = start_profile(args.profile, pids[0], args.seconds) if args.profile else None
         # By process: PostgreSQL's backends that start during the run (a web process's writer
         # connects at its first move) count whole, as all their work is in the run.
         others_before = {name: cpu_by_pid(pids_named(word)) for name, word in others.items()}
@@ -269,6 +274,8 @@ async def run(
         await asyncio.sleep(args.seconds)
         stop.set()
         played = time.perf_counter() - began
+        if profiler is not None:
+            await asyncio.to_thread(profiler.wait)
         cpu = total_cpu(pids) - cpu_before
         mine = cpu_seconds(os.getpid()) - mine_before
         used = {
@@ -335,7 +342,56 @@ async def run(
         print(f"  {line}")
     for failure in failures[:5]:
         print(f"  {failure!r}")
+    if args.profile:
+        print_profile(Path(args.profile))
     return 1 if problems else 0
+
+
+def machine() -> str:
+    """The CPU's model, its cores and the load average: what a figure was measured on."""
+    model = "unknown CPU"
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    load = " ".join(f"{value:.2f}" for value in os.getloadavg())
+    return f"machine: {model}, {os.cpu_count()} cores; load average before the run {load}"
+
+
+def start_profile(path: str, pid: int, seconds: float) -> subprocess.Popen[bytes]:
+    """py-spy sampling ``pid`` for ``seconds``, writing collapsed stacks to ``path``."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    if not Path(spy).exists():
+        raise SystemExit("--profile needs py-spy: pip install py-spy")
+    return subprocess.Popen(
+        [spy, "record", "--pid", str(pid), "--duration", str(int(seconds)), "--rate", "200",
+         "--format", "raw", "--nonblocking", "--output", path],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+
+
+def print_profile(path: Path, top: int = 25) -> None:
+    """The functions with the most samples: alone (their own code) and with what they call."""
+    own: dict[str, int] = {}
+    inclusive: dict[str, int] = {}
+    total = 0
+    for line in path.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack:
+            continue
+        samples = int(count)
+        frames = [frame.split(" (", 1)[0] + " " + frame.rsplit("/", 1)[-1].rstrip(")")
+                  for frame in stack.split(";")]
+        total += samples
+        own[frames[-1]] = own.get(frames[-1], 0) + samples
+        for frame in set(frames):
+            inclusive[frame] = inclusive.get(frame, 0) + samples
+    print(f"profile of the first web process: {total} samples, in {path}")
+    for title, counts in (("own time", own), ("with what they call", inclusive)):
+        print(f"  by {title}:")
+        for frame, samples in sorted(counts.items(), key=lambda item: -item[1])[:top]:
+            print(f"    {100 * samples / max(1, total):5.1f}%  {frame}")
 
 
 @contextlib.contextmanager
@@ -433,7 +489,10 @@ def main() -> int:
         help="with 2+ processes: nginx (the default) in front, as deployed, each table's "
         "sockets to one process; or split, each table's people on two processes",
     )
+    parser.add_argument("--profile", metavar="FILE",
+                        help="sample the first web process with py-spy into FILE (collapsed)")
     args = parser.parse_args()
+    print(machine(), flush=True)
     if args.routing is None:
         args.routing = "nginx" if args.processes > 1 else "split"
     if args.processes > 1 and (args.redis is None or args.db is None):
