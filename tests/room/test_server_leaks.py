@@ -30,7 +30,10 @@ __all__ = ["anyio_backend"]
 
 CARD_CODE = re.compile(r"\b([A2-7JQK][DHSC])\b")
 ALL_CARDS = frozenset(str(card) for card in CARDS)
-STATE_KEYS = {"type", "table", "match", "version", "play", "view", "missed"}
+STATE_KEYS = {"type", "table", "match", "version", "play", "view", "missed", "clock",
+              "stand_in_played"}
+"""What a state may carry beside the seat's view: where it is, the last play (public), the
+plays missed, the seconds left on the turn's clock and whether a stand-in played: no card."""
 FAST_LEVELS = [level for level in ("random", "greedy") if level in LEVELS]
 
 
