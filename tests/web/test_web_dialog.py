@@ -10,14 +10,15 @@ from .web_support import open_page, play_against_computer, version
 INSIDE = "!!document.activeElement?.closest('#breakdown')"
 
 
-def play_keeping_focus_on_the_header(page: Page) -> None:
-    """Play one card with the focus left on the header's deck choice, so that the breakdown,
-    when it comes, has a place to give the focus back to."""
+def play_keeping_focus_on_the_bar(page: Page) -> None:
+    """Play one card with the focus left on the bar's sound button (the header is folded
+    away on the table), so that the breakdown, when it comes, has a place to give the focus
+    back to."""
     before = version(page)
-    page.focus("#look")
+    page.focus("#sound")
     page.locator(".hand button.playable").first.dispatch_event("click")
     if page.locator(".options .option").count():
-        page.focus("#look")
+        page.focus("#sound")
         page.locator(".options .option").first.dispatch_event("click")
     page.wait_for_function(
         "v => document.querySelector('#board')?.dataset.version !== v", arg=before
@@ -34,9 +35,9 @@ def test_the_breakdown_keeps_the_keyboard_inside(browser: Browser, web_server: s
             break
         if page.locator("#continue").count():  # a tie at the target: one more round
             page.click("#continue")
-            page.focus("#look")
+            page.focus("#sound")
             continue
-        play_keeping_focus_on_the_header(page)
+        play_keeping_focus_on_the_bar(page)
     assert page.eval_on_selector("#breakdown", "d => d.matches(':modal')")
     assert page.evaluate(INSIDE), "the dialog takes the focus when it opens"
 
@@ -45,10 +46,10 @@ def test_the_breakdown_keeps_the_keyboard_inside(browser: Browser, web_server: s
         page.keyboard.press(key)
         assert page.evaluate(INSIDE), f"{key} left the dialog"
         seen.add(page.evaluate("document.activeElement.id"))
-    assert seen == {"rematch", "breakdown-lobby", "breakdown-close"}
+    assert seen == {"rematch", "breakdown-replay", "breakdown-lobby", "breakdown-close"}
 
     page.keyboard.press("Escape")
     page.wait_for_selector("#breakdown", state="detached")
-    assert page.evaluate("document.activeElement.id") == "look", "focus is back where it was"
+    assert page.evaluate("document.activeElement.id") == "sound", "focus is back where it was"
     assert page.inner_text("#turn") == "The match is over."
     watched.check()

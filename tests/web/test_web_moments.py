@@ -171,6 +171,8 @@ def test_the_leftovers_go_to_the_last_taker(browser: Browser, web_server: str, s
         }).map(td => td.textContent)""")  # fmt: skip
     assert wrapped == []
     page.click("#continue")
+    # The table is told, so that it lets the bot lead the next round (finding 4).
+    assert {"type": "continue", "round": 1, "ref": "continue"} in table.sent
     assert page.inner_text("#sweep-up") == said
     screenshot(page, f"{size}-leftovers-sweep-up")
     watched.check()

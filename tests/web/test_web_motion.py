@@ -62,8 +62,9 @@ def test_the_deal_and_the_leftovers_move(browser: Browser, web_server: str) -> N
     table.push(state_message("DEALER", 6, after, play))
     page.wait_for_selector("#breakdown")
     # Bot 2's last card from its seat and the three left on the table to Ada's pile, three new
-    # cards from the deck to her hand, and the four of the new table.
-    assert moving(page.get_attribute("main", "data-moving")) == 1 + 3 + 3 + 4
+    # cards from the deck to her hand and three backs to Bot 2's (issue 22, item 2: the
+    # opponents' deal moves too), and the four of the new table.
+    assert moving(page.get_attribute("main", "data-moving")) == 1 + 3 + 3 + 3 + 4
     watched.check()
 
 

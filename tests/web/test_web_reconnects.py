@@ -129,7 +129,8 @@ def test_a_replaced_seat_says_so_and_does_not_come_back_by_itself(
     page.click("#take-back")
     back_at(page, 6)
     assert made(page) == 2 and len(recorded.hellos) == 2
-    assert recorded.hellos[-1] == {"type": "hello", "token": "token", "match": 1, "version": 5}
+    assert recorded.hellos[-1] == {"type": "hello", "token": "token", "match": 1, "version": 5,
+                                    "continues": True}
     watched.check()
 
 
@@ -167,7 +168,8 @@ def test_a_table_that_moved_is_rejoined_at_once_at_the_last_version(
     # The clock stands still: the new socket was opened at once, with the version it had.
     back_at(page, 6)
     assert made(page) == 2
-    assert recorded.hellos[-1] == {"type": "hello", "token": "token", "match": 1, "version": 5}
+    assert recorded.hellos[-1] == {"type": "hello", "token": "token", "match": 1, "version": 5,
+                                    "continues": True}
     watched.check()
 
 

@@ -3,7 +3,7 @@ keyboard alone playing a card."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 
 from .web_support import open_page, play_against_computer, screenshot, version
 
@@ -39,6 +39,9 @@ def test_every_deck_look_and_card_names(browser: Browser, web_server: str) -> No
     watched = open_page(browser, web_server)
     page = watched.page
     play_against_computer(page, look="french", target="11")
+    # On the table the header's choices are behind the menu button (issue 22, finding 7).
+    expect(page.locator("#look")).to_be_hidden()
+    page.click("#menu-button")
     for look in ("french", "italian", "spanish"):
         page.select_option("#look", look)
         page.wait_for_selector(".hand .card")

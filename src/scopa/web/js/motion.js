@@ -63,10 +63,11 @@ function flyAway(old, target, delay, via = null) {
 
 // Move the cards of `root` from the places noted `before`. `play` says what just happened:
 // { seat, card, taken: [cards], side } for a move, and `sweptUp` the leftovers taken at the
-// round's end by `sweptSide`; `dealt` are new cards in the hand; `draw(code)` makes a card's
-// element (for one played from a hidden hand). Returns how many cards were set moving.
+// round's end by `sweptSide`; `dealt` are new cards in the hand and `dealtTo` the other seats
+// dealt to; `draw(code)` makes a card's element (for one played from a hidden hand). Returns
+// how many cards were set moving.
 export function animate(root, before, { play = null, sweptUp = [], sweptSide = null,
-  dealt = [], draw = null } = {}) {
+  dealt = [], dealtTo = [], draw = null } = {}) {
   if (!motionWanted() || !before) return 0;
   let moving = 0;
   let tableDealt = 0;
@@ -87,6 +88,11 @@ export function animate(root, before, { play = null, sweptUp = [], sweptSide = n
   dealt.forEach((code, k) => {
     const element = root.querySelector(`.hand [data-card="${code}"]`);
     if (element && !before.has(code)) moving += from(element, rectOf(root, "#deck"), 90 * k);
+  });
+  dealtTo.forEach((seat, k) => {
+    root.querySelectorAll(`.seat[data-seat="${seat}"] .backs .card`).forEach((back, n) => {
+      moving += from(back, rectOf(root, "#deck"), 90 * (dealt.length + 3 * k + n));
+    });
   });
   // A card from a hidden hand that captured: from the seat, over what it took, to the pile.
   const seatRect = play ? rectOf(root, `.seat[data-seat="${play.seat}"] .backs`) : null;

@@ -85,6 +85,9 @@ export function showTable(main, code) {
         side: sideOf(message.play.seat) },
       sweptUp: s.sweptUp?.cards ?? [], sweptSide: s.sweptUp ? sideOf(s.sweptUp.seat) : null,
       dealt: message.view.hand.filter((card) => !s.view?.hand.includes(card)),
+      // The others' hands dealt again: their new backs come from the deck too.
+      dealtTo: message.view.hand_sizes.flatMap((size, seat) =>
+        (seat !== s.seat && size > (s.view?.hand_sizes[seat] ?? size) ? [seat] : [])),
     } : null;
     hear(message, played, newRound, over);
     // The clock of the person to move, when one runs: an away seat counts down to its
@@ -735,8 +738,13 @@ export function showTable(main, code) {
       s.dialogWaits = true;
       Promise.all(document.getAnimations().map((flight) => flight.finished.catch(() => null)))
         .then(() => {
+          // The dialog drawn last (a message may have redrawn the page meanwhile) opens now.
           s.dialogWaits = false;
-          render();
+          const waited = main.querySelector("dialog");
+          if (waited && !waited.open) {
+            waited.showModal();
+            waited.querySelector(".primary, button")?.focus();
+          }
         });
     }
     const modal = s.dialogWaits ? null : main.querySelector("dialog");
