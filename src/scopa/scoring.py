@@ -38,7 +38,7 @@ class RoundScore(NamedTuple):
     a tuple is built several times faster while being just as immutable.
     """
 
-    cards: Mask
+    cards: int
     coins: int
     settebello: int
     primiera: int
