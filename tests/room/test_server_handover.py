@@ -33,6 +33,7 @@ from .server_support import (
     until,
 )
 from .test_server_cluster import owner_of, play_moves, plays_seen
+from .test_server_round_end import open_continuing, play_to_the_round_end
 
 pytestmark = pytest.mark.anyio
 __all__ = ["anyio_backend"]
@@ -140,3 +141,29 @@ async def test_behind_nginx_every_tables_sockets_end_on_its_owner(tmp_path: Path
                 )
                 assert [(await health(server))["relayed"] for server in servers] == before
                 assert {code: await owner_of(servers, code) for code, _ in tables} == owners
+
+
+async def test_a_relayed_person_who_continues_holds_the_round_end_at_the_owner() -> None:
+    """The hello's ``continues`` goes with a relayed socket to the owner: the bot waits for
+    Ada, on the other process, to read the breakdown, as it would for a socket of its own."""
+    async with fresh_postgres() as db, fresh_redis() as redis:
+        with two_processes(db, redis) as (p1, p2):
+            async with Lobby(p1.url) as lobby:
+                grant = await lobby.play_computer(name="Ada", level="random", target=21)
+                code = grant["table"]["code"]
+                # A spectator at p1 keeps the table there, so Ada, at p2, is relayed to it.
+                watcher = await TableConnection.open(p1.url, code, None)
+                ada = await open_continuing(p2.url, code, grant["token"])
+                ended = await play_to_the_round_end(ada, random.Random(3))
+                assert ada.table is not None and ada.table["continuing"] == [0]
+                assert (await health(p2))["relaying"] == 1
+                await ada.sync()
+                synced = await ada.wait_for(lambda m: m["type"] == "state", TIMEOUT)
+                assert synced["version"] == ended, "the bot played while Ada read the breakdown"
+                await ada.send({"type": "continue", "round": 1})
+                state = await ada.wait_for(
+                    lambda m: m["type"] == "state" and m["version"] == ended + 1, TIMEOUT
+                )
+                assert state["play"]["seat"] == 1
+                await ada.close()
+                await watcher.close()

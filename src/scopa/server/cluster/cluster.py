@@ -63,6 +63,9 @@ class Relayed(Protocol):
     seen: tuple[int | None, int | None]
     """The (match, version) its client has: what it said hello with, then its last state.
     Each owner it is moved to is told it, and sends the plays after it as ``missed``."""
+    continues: bool
+    """Its hello said the client continues after a round's breakdown: every owner holds a
+    round's end for it, as for a socket of its own."""
 
     def push(self, text: str) -> None: ...
 
@@ -319,7 +322,8 @@ class Cluster:
         remote = RemoteListener(self, process, conn, message.get("token"), where)
         since = message.get("since") or [None, None]
         if await where.seat_listener(
-            remote, remote.token, (since[0], since[1]), welcome=not message.get("again")
+            remote, remote.token, (since[0], since[1]), welcome=not message.get("again"),
+            continues=message.get("continues") is True,
         ):
             self.remotes[conn] = remote
 
@@ -405,7 +409,8 @@ class Cluster:
                 relayed.owner = where
                 self.send(where, {"op": "attach", "from": self.hub.name, "conn": conn,
                                   "code": relayed.code, "token": relayed.token,
-                                  "again": relayed.welcomed, "since": list(relayed.seen)})
+                                  "again": relayed.welcomed, "since": list(relayed.seen),
+                                  "continues": relayed.continues})
             for text in self._held.pop(conn, []):
                 await relayed.resend(text)
 

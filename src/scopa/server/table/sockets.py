@@ -227,7 +227,8 @@ class Connection:
         # is asked to hand the table over to this process.
         self.owner, self.relay_id = where, cluster.new_id()
         self.seen = (hello.match, hello.version)
-        cluster.relay(self, self.relay_id, {"since": list(self.seen)})
+        cluster.relay(self, self.relay_id,
+                      {"since": list(self.seen), "continues": self.continues})
 
 
 async def table_socket(socket: WebSocket, code: str) -> None:
