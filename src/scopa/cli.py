@@ -340,9 +340,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         console.print(breakdown(rules, scores, totals, look))
     console.print()
     if game.winner is not None:
+        resigned = "" if game.resigned is None else f" (seat {game.resigned} resigned)"
         console.print(
             f"[bold]Winner: {side_name(rules, game.winner)}[/bold], "
-            f"{'-'.join(str(s) for s in game.scores)}",
+            f"{'-'.join(str(s) for s in game.scores)}{resigned}",
             soft_wrap=True,
         )
     else:

@@ -71,6 +71,7 @@ class Game:
         "_legal",
         "_moves",
         "_n",
+        "_resigned",
         "_rng",
         "_round",
         "_round_scores",
@@ -102,6 +103,9 @@ class Game:
         self._history: list[tuple[int, Move, bool]] = []
         """Every play of the match: (seat, move, whether it scored a sweep)."""
         self._winner: int | None = None
+        self._resigned: int | None = None
+        """The seat that gave the match up, if one did: the record keeps it, since no move
+        shows it."""
         self._round = 0
         self._start_round()
 
@@ -193,6 +197,36 @@ class Game:
             self._end_round()
         else:
             self._to_move = state.to_move
+
+    def resign(self, seat: object) -> None:
+        """``seat`` gives the match up: its side loses and the match is over at once.
+
+        The round being played is not scored: the totals stay as they were, and the winner
+        is the other side (with more than two sides, the one of the others with the most
+        points, the first to play after the resigning seat on a tie), since a person who
+        leaves a lost match must not cost the others their win. Once the match is over it
+        raises :class:`IllegalMoveError`, and a seat not at the table a ``ValueError``;
+        either leaves the game unchanged.
+
+        >>> game = Game.new(Rules.preset("scopa"), seed=7)
+        >>> game.resign(0)
+        >>> game.winner, game.resigned, game.to_move, Game.replay(game.record()).winner
+        (1, 0, None, 1)
+        """
+        checked = self._check_seat(seat)
+        if self._winner is not None:
+            raise IllegalMoveError("the match is over: there is nothing left to resign")
+        side_of = self.rules.side_of
+        loser = side_of(checked)
+        others: list[int] = []
+        for step in range(1, self._n):
+            side = side_of((checked + step) % self._n)
+            if side != loser and side not in others:
+                others.append(side)
+        self._winner = max(others, key=lambda side: self._scores[side])
+        self._resigned = checked
+        self._to_move = None
+        self._legal = []
 
     def _why_illegal(self, move: Move, seat: object) -> str:
         """A sentence saying why ``move`` is refused, without revealing hidden cards."""
@@ -306,6 +340,11 @@ class Game:
         return self._winner
 
     @property
+    def resigned(self) -> int | None:
+        """The seat that resigned the match, if it ended so."""
+        return self._resigned
+
+    @property
     def seed(self) -> int:
         """The seed of every shuffle: secret while the match is in progress."""
         return self._seed
@@ -351,6 +390,7 @@ class Game:
             round_scores=tuple(tuple(scores) for scores in self._round_scores),
             winner=self._winner,
             last_move=self.last_move,
+            resigned=self._resigned,
         )
 
     # -- records -------------------------------------------------------------------------
@@ -359,9 +399,11 @@ class Game:
         """The match as plain JSON-able data: rules, seed, decks dealt and moves.
 
         It holds the seed and every deck order, so it is for the end of the match
-        (or for storage), never for a player while the match goes on.
+        (or for storage), never for a player while the match goes on. ``resigned``, the
+        seat that gave the match up, is there only when one did, so the records of matches
+        played out are what they always were.
         """
-        return {
+        record: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "rules": self.rules.to_dict(),
             "seed": self._seed,
@@ -373,13 +415,16 @@ class Game:
             "scores": list(self._scores),
             "winner": self._winner,
         }
+        if self._resigned is not None:
+            record["resigned"] = self._resigned
+        return record
 
     @classmethod
     def replay(cls, record: object) -> Game:
         """Rebuild a game from :meth:`record` data by playing its moves again.
 
-        Raises ``ValueError`` if the record is malformed, a move is illegal, or the
-        recorded decks are not the ones the seed deals.
+        Raises ``ValueError`` if the record is malformed, a move is illegal, the resigning
+        seat is not at the table, or the recorded decks are not the ones the seed deals.
         """
         if not isinstance(record, dict):
             raise ValueError("a record must be a JSON object")
@@ -402,6 +447,12 @@ class Game:
                 game.play(code)
             except ValueError as error:
                 raise ValueError(f"record: move {number} ({code!r}): {error}") from None
+        resigned = record.get("resigned")
+        if resigned is not None:
+            try:
+                game.resign(resigned)
+            except ValueError as error:
+                raise ValueError(f"record: resigned ({resigned!r}): {error}") from None
         decks = record.get("decks")
         if decks is not None and decks != [_deck_codes(deck) for deck in game._decks]:
             raise ValueError("record: the recorded decks are not the ones this seed deals")

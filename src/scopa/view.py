@@ -60,6 +60,8 @@ class View:
     winner: int | None = None
     last_move: Play | None = field(default=None)
     """The most recent move of the match (it may belong to the round before this one)."""
+    resigned: int | None = None
+    """The seat that gave the match up, when it ended so: no move shows it."""
 
     @property
     def side(self) -> int | None:
@@ -104,4 +106,5 @@ class View:
             "winner": self.winner,
             "last_move": None if self.last_move is None else self.last_move.to_dict(),
             "legal_moves": [str(move) for move in self.legal_moves()],
+            "resigned": self.resigned,
         }

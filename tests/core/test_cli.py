@@ -221,6 +221,20 @@ def test_replay_of_an_unfinished_match(tmp_path: Path, capsys: pytest.CaptureFix
     assert status == 0 and "not over" in out
 
 
+def test_replay_of_a_resigned_match_says_who_resigned(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = Game.new(Rules.preset("scopa"), seed=3)
+    for _ in range(5):
+        game.play(game.legal_moves()[0])
+    game.resign(1)
+    path = tmp_path / "resigned.json"
+    path.write_text(json.dumps(game.record()), encoding="utf-8")
+    status, out, _ = run(capsys, "replay", str(path))
+    scores = "-".join(str(score) for score in game.scores)
+    assert status == 0 and f"Winner: Seat 0, {scores} (seat 1 resigned)" in out
+
+
 # -- bad input -------------------------------------------------------------------------
 
 
