@@ -15,15 +15,11 @@ from .web_support import (
     DESKTOP,
     PHONE,
     WAIT_MS,
-    browser,
     open_page,
     play_against_computer,
     play_to_the_end,
     screenshot,
-    web_server,
 )
-
-__all__ = ["browser", "web_server"]
 
 
 def fits(page: Page, viewport: dict[str, int]) -> bool:

@@ -17,7 +17,6 @@ from .web_support import (
     DESKTOP,
     PHONE,
     Watched,
-    browser,
     open_page,
     open_scripted,
     play_one_card,
@@ -26,10 +25,7 @@ from .web_support import (
     seat_info,
     version,
     view_of,
-    web_server,
 )
-
-__all__ = ["browser", "web_server"]
 
 
 @pytest.fixture(scope="module")

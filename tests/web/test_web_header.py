@@ -11,9 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
-from .web_support import DESKTOP, browser, open_page, screenshot, web_server
-
-__all__ = ["browser", "web_server"]
+from .web_support import DESKTOP, open_page, screenshot
 
 SMALL_PHONE: ViewportSize = {"width": 360, "height": 740}
 LOCALES = {"en": "en-GB", "it": "it-IT", "es": "es-ES", "sl": "sl-SI", "tr": "tr-TR"}

@@ -12,9 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from .web_support import browser, open_page, web_server
-
-__all__ = ["browser", "web_server"]
+from .web_support import open_page
 
 MATCH = 9
 PLAYERS = [

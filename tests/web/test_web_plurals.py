@@ -11,17 +11,13 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .web_support import (
-    browser,
     open_page,
     open_scripted,
     scripted,
     seat_info,
     state_message,
     view_of,
-    web_server,
 )
-
-__all__ = ["browser", "web_server"]
 
 SAID: dict[str, list[tuple[str, int, str]]] = {
     "en": [

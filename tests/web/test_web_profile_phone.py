@@ -23,13 +23,9 @@ from .web_support import (
     DESKTOP,
     PHONE,
     Watched,
-    browser,
     open_page,
     screenshot,
-    web_server,
 )
-
-__all__ = ["browser", "web_server"]
 
 NAME = "Bartolomea Tagliaferri"
 MATCHES: list[dict[str, Any]] = [

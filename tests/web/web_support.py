@@ -54,9 +54,11 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield server.url
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    """Debian's Chromium, or a skip that says why there is none."""
+    """Debian's Chromium, or a skip that says why there is none. One for the whole run: its
+    start (Playwright's driver, then Chromium) took 3 s, once per module before; each test
+    opens its own context, so none sees another's cookies, storage or pages."""
     missing = os.environ.get("SCOPA_TEST_CHROMIUM_MISSING")
     if missing or shutil.which(CHROMIUM) is None:
         pytest.skip(missing or f"no {CHROMIUM}: run bash scripts/chromium.sh as root")
