@@ -95,12 +95,16 @@ def frames(record: dict[str, Any]) -> dict[str, Any]:
                 shown.append(_frame(game, game.round_number, None, None, False))
         else:
             shown.append(frame)
+    resigned = record.get("resigned")
+    if resigned is not None:
+        game.resign(resigned)  # the round it was given up in has no end and no breakdown
     return {
         "rules": rules.to_dict(),
         "frames": shown,
         "rounds": rounds,
         "scores": game.scores,
         "winner": game.winner,
+        "resigned": game.resigned,
     }
 
 

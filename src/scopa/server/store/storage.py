@@ -129,6 +129,9 @@ class StoredMatch:
     deck: list[str] | None
     status: str
     moves: list[str] = field(default_factory=list)
+    resigned: int | None = None
+    """The seat that resigned the match, if it ended so: no move row shows it, its record
+    does."""
 
 
 @dataclass
@@ -379,7 +382,8 @@ class Storage:
             for item in items:
                 if isinstance(item, _Move):
                     if item.finished is not None:
-                        await _finish(connection, item)
+                        await _finish(connection, item.code, item.match_id, item.epoch,
+                                      *item.finished)
                     results.append(None)
                 else:
                     results.append(await item(connection))
@@ -556,6 +560,17 @@ class Storage:
 
         await self._enqueue(_Move(code, match_id, number, seat, move, finished, epoch))
 
+    async def finish_match(
+        self, code: str, match_id: int, winner: int, record: dict[str, Any], *, epoch: int
+    ) -> None:
+        """End a match without a move (a seat resigned): its winner and record, as the move
+        that ends a match stores them, fenced by ``epoch`` the same way."""
+
+        async def run(connection: AsyncConnection) -> None:
+            await _finish(connection, code, match_id, epoch, winner, record)
+
+        await self.write(run)
+
     # -- reads -----------------------------------------------------------------------------
 
     async def ping(self) -> None:
@@ -631,8 +646,10 @@ class Storage:
         move_rows = await connection.execute(
             sa.select(moves.c.move).where(moves.c.match_id == match_id).order_by(moves.c.number)
         )
+        resigned = None if row.record is None else row.record.get("resigned")
         return StoredMatch(
-            row.id, row.rules, row.seed, row.deck, row.status, [r.move for r in move_rows]
+            row.id, row.rules, row.seed, row.deck, row.status, [r.move for r in move_rows],
+            resigned,
         )
 
     async def load_match_record(self, match_id: int) -> tuple[str, dict[str, Any] | None] | None:
@@ -672,19 +689,20 @@ async def _fence_moves(connection: AsyncConnection, moved: list[_Move]) -> None:
         )
 
 
-async def _finish(connection: AsyncConnection, move: _Move) -> None:
-    """The match ``move`` ended: its winner and record, and the table is over (and nobody
-    needs a stand-in any more)."""
-    assert move.finished is not None
-    winner, record = move.finished
-    await _fence(connection, move.code, move.epoch, status="over")
+async def _finish(
+    connection: AsyncConnection, code: str, match_id: int, epoch: int, winner: int,
+    record: dict[str, Any],
+) -> None:
+    """Match ``match_id`` of table ``code`` ended (its last move, or a resignation): its winner
+    and record, and the table is over (and nobody needs a stand-in any more)."""
+    await _fence(connection, code, epoch, status="over")
     await connection.execute(
         matches.update()
-        .where(matches.c.id == move.match_id)
+        .where(matches.c.id == match_id)
         .values(status="over", winner=winner, record=record, finished_at=now())
     )
     await connection.execute(
-        seats.update().where(seats.c.table_code == move.code).values(stand_in=False)
+        seats.update().where(seats.c.table_code == code).values(stand_in=False)
     )
 
 

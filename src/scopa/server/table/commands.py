@@ -1,5 +1,5 @@
 """What a seated client may ask of its table once it has said hello: a move, a hint, a
-continue (a round's breakdown read), a sync.
+continue (a round's breakdown read), a resignation, a sync.
 
 The owner of a table runs these for its own sockets and for sockets relayed from other
 processes alike (``Peer`` is either); a refusal raises :class:`ProtocolError`, which goes back
@@ -16,6 +16,7 @@ from .protocol import (
     HintRequest,
     MoveRequest,
     ProtocolError,
+    ResignRequest,
     Sync,
 )
 from .tables import Table
@@ -56,6 +57,13 @@ async def run(peer: Peer, table: Table, message: ClientMessage) -> bool:
                 "not_seated", "the table does not wait for spectators to continue", message.ref
             )
         await table.continue_round(peer.seat, message.round, message.ref, peer.token)
+    elif isinstance(message, ResignRequest):
+        if peer.seat is None:
+            raise ProtocolError(
+                "not_seated", "spectators have no match to resign: say hello with a seat token",
+                message.ref,
+            )
+        await table.resign(peer.seat, message.ref, peer.token)
     elif isinstance(message, Sync):
         async with table.lock:
             if table.game is None:

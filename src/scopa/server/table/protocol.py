@@ -23,7 +23,7 @@ ERROR_CODES: Final = (
     "already_said_hello",  # a second hello on one connection
     "bad_token",  # no seat of this table has that token: the connection is closed
     "no_table",  # no table has that code: the connection is closed
-    "not_seated",  # a spectator tried to play or asked for a hint
+    "not_seated",  # a spectator tried to play, resign or continue, or asked for a hint
     "no_match",  # no match is being played at this table
     "stale_version",  # the move was for an older version of the match
     "not_your_turn",  # a move or a hint from a seat that is not to play
@@ -89,6 +89,14 @@ class ContinueRequest:
 
 
 @dataclass(frozen=True)
+class ResignRequest:
+    """This seat's person gives the match up: their side loses, and the match is over. A
+    client asks its person to confirm first: nothing takes it back."""
+
+    ref: str | int | None = None
+
+
+@dataclass(frozen=True)
 class Sync:
     """Ask again for the current state, and the plays missed since ``version`` of ``match``."""
 
@@ -101,7 +109,7 @@ class Ping:
     pass
 
 
-ClientMessage = Hello | MoveRequest | HintRequest | ContinueRequest | Sync | Ping
+ClientMessage = Hello | MoveRequest | HintRequest | ContinueRequest | ResignRequest | Sync | Ping
 
 
 def _optional_count(data: dict[str, Any], key: str, ref: str | int | None) -> int | None:
@@ -164,6 +172,8 @@ def parse(text: str) -> ClientMessage:
                 "bad_message", "a continue message needs 'round', the round seen (1 or more)", ref
             )
         return ContinueRequest(finished, ref)
+    if kind == "resign":
+        return ResignRequest(ref)
     if kind == "sync":
         return Sync(_optional_count(data, "match", ref), _optional_count(data, "version", ref))
     if kind == "ping":
@@ -173,7 +183,7 @@ def parse(text: str) -> ClientMessage:
     raise ProtocolError(
         "unknown_type",
         f"unknown message type {kind[:MAX_REF_LENGTH]!r}; "
-        "the types are hello, move, hint, continue, sync, ping",
+        "the types are hello, move, hint, continue, resign, sync, ping",
         ref,
     )
 

@@ -230,7 +230,7 @@ class CardRoom:
             table.touched = stored.touched
         match = stored.match
         if match is not None:
-            table.resume(match.id, match.seed, match.deck, match.moves)
+            table.resume(match.id, match.seed, match.deck, match.moves, match.resigned)
         return table
 
     async def create(

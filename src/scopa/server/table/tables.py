@@ -83,16 +83,19 @@ def clean_name(name: str) -> str:
 
 
 def replay_moves(
-    rules: Rules, seed: int, deck: list[str] | None, moves: list[str]
+    rules: Rules, seed: int, deck: list[str] | None, moves: list[str], resigned: int | None = None
 ) -> tuple[Game, list[Play]]:
     """The game a stored match is in, and every play of it (the plays are public, kept so a
-    client that reconnects can be sent the ones it missed)."""
+    client that reconnects can be sent the ones it missed); ``resigned``, the seat that gave
+    the match up after those moves, if one did."""
     game = Game.new(rules, seed=seed, deck=deck)
     plays = []
     for move in moves:
         game.play(move)
         assert game.last_move is not None
         plays.append(game.last_move)
+    if resigned is not None:
+        game.resign(resigned)
     return game, plays
 
 
@@ -523,9 +526,12 @@ class Table:
         self._schedule_turn()
         self._broadcast_state()
 
-    def resume(self, match_id: int, seed: int, deck: list[str] | None, moves: list[str]) -> None:
+    def resume(
+        self, match_id: int, seed: int, deck: list[str] | None, moves: list[str],
+        resigned: int | None = None,
+    ) -> None:
         """Bring back a stored match after a restart, and let its bots play on."""
-        self.game, self.plays = replay_moves(self.rules, seed, deck, moves)
+        self.game, self.plays = replay_moves(self.rules, seed, deck, moves, resigned)
         self.match_id, self._deck = match_id, deck
         self._schedule_turn()
 
@@ -601,17 +607,58 @@ class Table:
             if game.winner is None and game.round_number != round_number:
                 self._hold_round_end(game.round_number)
             if game.winner is not None:
-                self.status = "over"
-                # Announced once stored and before anything is sent, so that whoever reads the
-                # table, the last state and ``over`` finds the match's consequences (ratings,
-                # the stand-ins' end) already in place.
-                await self.match_ends.announce(
-                    FinishedMatch(
-                        self.code, self.match_id, self.rules,
-                        tuple(seat.kind for seat in self.seats), tuple(game.scores), game.winner,
-                    )
+                await self._match_over(game.winner)
+            self._schedule_turn()
+            self._broadcast_state()
+
+    async def _match_over(self, winner: int) -> None:
+        """The match's end is stored: the table is over, and the room is told. Announced once
+        stored and before anything is sent, so that whoever reads the table, the last state
+        and ``over`` finds the match's consequences (ratings, the stand-ins' end) in place."""
+        assert self.game is not None and self.match_id is not None
+        self.status = "over"
+        await self.match_ends.announce(
+            FinishedMatch(
+                self.code, self.match_id, self.rules,
+                tuple(seat.kind for seat in self.seats), tuple(self.game.scores), winner,
+            )
+        )
+        self._broadcast_table()
+
+    async def resign(
+        self, seat: int, ref: str | int | None = None, token: str | None = None
+    ) -> None:
+        """The person at ``seat`` gives the match up: their side loses, and the match ends as
+        at its last move (stored, announced, then ``state`` and ``over`` to everyone). In its
+        own task, like a move, so a client that goes away meanwhile cannot leave it half done;
+        a refusal raises :class:`ProtocolError` and changes nothing."""
+        await asyncio.shield(self._spawn(self._resign(seat, ref, token)))
+
+    async def _resign(self, seat: int, ref: str | int | None, token: str | None) -> None:
+        async with self.lock:
+            game = self._match_for(seat, ref, token)
+            assert self.match_id is not None
+            game.resign(seat)  # the match is being played and the seat is the table's
+            assert game.winner is not None
+            try:
+                await self._storage.finish_match(
+                    self.code, self.match_id, game.winner, game.record(), epoch=self.epoch
                 )
-                self._broadcast_table()
+            except Exception as error:
+                if isinstance(error, StaleOwnerError):
+                    log.warning("table %s: resignation refused: %s", self.code, error)
+                else:
+                    log.exception("table %s: could not store a resignation", self.code)
+                # The game in memory is always what is stored: the match goes on.
+                self.game, self.plays = replay_moves(
+                    self.rules, game.seed, self._deck, [str(p.move) for p in self.plays]
+                )
+                raise ProtocolError(
+                    "server_error", "the resignation could not be stored; resign again", ref
+                ) from None
+            self.touch()
+            self._end_hold()
+            await self._match_over(game.winner)
             self._schedule_turn()
             self._broadcast_state()
 
