@@ -1,6 +1,6 @@
-"""The lobby with life: a fan of the project's cards, quick play at scopa or escoba against the
-computer in one click, the games offered with a line each on how they differ, and open tables
-saying who waits at them. Photographed on a desktop and a phone."""
+"""The lobby with life: a fan of the project's cards, the games offered with a line each on how
+they differ, and open tables saying who waits at them. Photographed on a desktop and a phone.
+(The one-button play and the live list: tests/web/test_web_lobby_play.py.)"""
 
 from __future__ import annotations
 
@@ -37,13 +37,3 @@ def test_the_lobby_offers_games_and_shows_who_waits(browser: Browser, web_server
         watched.check()
         page.context.close()
 
-
-def test_quick_play_is_one_click(browser: Browser, web_server: str) -> None:
-    watched = open_page(browser, web_server)
-    page = watched.page
-    page.wait_for_selector("#quick-level option", state="attached")
-    page.click("#quick-escoba")
-    page.wait_for_selector("#board .hand button.card")
-    assert "of 21 points" in page.inner_text(".scoreboard")
-    assert page.locator(".seat.at-top .tags").inner_text().startswith("Expert")
-    watched.check()

@@ -31,6 +31,7 @@ from . import lobby
 from .accounts import accounts, profiles, ratings, replays, reviews
 from .cluster.cluster import Cluster
 from .http_guards import SECURITY_HEADERS, BodyLimit, SecurityHeaders, page_policy
+from .lobby_feed import LobbyFeed
 from .settings import Settings
 from .table.room import CardRoom
 from .table.sockets import table_socket
@@ -103,6 +104,7 @@ def create_app(
     app.include_router(reviews.router)
     app.add_api_route("/healthz", lobby.health, methods=["GET"], tags=["health"])
     app.add_api_websocket_route("/ws/tables/{code}", table_socket)
+    app.add_api_websocket_route("/ws/lobby", LobbyFeed(room).serve)
 
     # The page is the same for every request: made once, with the policy that fits it. The
     # online validator is off: its badge is an image from validator.swagger.io, which the

@@ -134,6 +134,10 @@ class Hub(Protocol):
     async def lobby_version(self) -> int:
         """A number that changes with every :meth:`lobby_changed`, in any process."""
 
+    def on_lobby_change(self, heard: Callable[[], None]) -> None:
+        """Call ``heard`` after every :meth:`lobby_changed` of any process, this one's too (the
+        lobby's live list, :mod:`..lobby_feed`, listens)."""
+
 
 class LocalHub:
     """One process alone: it owns every table, and there is nobody else."""
@@ -142,6 +146,7 @@ class LocalHub:
 
     def __init__(self, name: str) -> None:
         self.name = name
+        self._lobby_heard: list[Callable[[], None]] = []
 
     async def open(self, deliver: Deliver) -> None:
         pass
@@ -180,10 +185,14 @@ class LocalHub:
         return []
 
     async def lobby_changed(self) -> None:
-        pass
+        for heard in self._lobby_heard:
+            heard()
 
     async def lobby_version(self) -> int:
         return 0
+
+    def on_lobby_change(self, heard: Callable[[], None]) -> None:
+        self._lobby_heard.append(heard)
 
 
 class RedisHub:
@@ -202,18 +211,26 @@ class RedisHub:
         self._release = self.redis.register_script(_RELEASE)
         self._hand = self.redis.register_script(_HAND)
         self._lease_ms = int(LEASE_SECONDS * 1000)
+        self._lobby_heard: list[Callable[[], None]] = []
+        # A channel per database, as the inboxes are (see inbox()).
+        database = self.redis.connection_pool.connection_kwargs.get("db", 0)
+        self._lobby_channel = f"{PREFIX}{database}:lobby"
 
     @staticmethod
     def _lease(code: str) -> str:
         return f"{PREFIX}lease:{code}"
 
     async def open(self, deliver: Deliver) -> None:
-        await self._pubsub.subscribe(inbox(self.redis, self.name))
+        await self._pubsub.subscribe(inbox(self.redis, self.name), self._lobby_channel)
         await self._beat()
         self._reader = asyncio.create_task(self._read(deliver), name="scopa-hub")
 
     async def _read(self, deliver: Deliver) -> None:
         async for message in self._pubsub.listen():
+            if message["channel"] == self._lobby_channel:
+                for heard in self._lobby_heard:
+                    heard()
+                continue
             try:
                 found = json.loads(message["data"])
                 for each in found if isinstance(found, list) else [found]:
@@ -329,10 +346,16 @@ class RedisHub:
         return float(seconds) + float(micros) / 1e6
 
     async def lobby_changed(self) -> None:
-        await self.redis.incr(f"{PREFIX}lobby")
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.incr(f"{PREFIX}lobby")
+            pipe.publish(self._lobby_channel, "")
+            await pipe.execute()
 
     async def lobby_version(self) -> int:
         return int(await self.redis.get(f"{PREFIX}lobby") or 0)
+
+    def on_lobby_change(self, heard: Callable[[], None]) -> None:
+        self._lobby_heard.append(heard)
 
     async def alive(self) -> set[str]:
         now = await self._now()

@@ -216,7 +216,7 @@ class CardRoom:
     ) -> Table:
         return Table(
             code, rules, look, status, seats, self.storage, self.settings, self.pool, epoch=epoch,
-            lobby_changed=self.hub.lobby_changed if self.hub.shared else None,
+            lobby_changed=self.hub.lobby_changed,
             match_ends=self.match_ends,
         )
 

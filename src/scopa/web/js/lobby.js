@@ -1,14 +1,50 @@
-// The lobby: quick play against the computer in one click, a game chosen in full, a table to
-// share, joining one by its link or code, and the open tables with who is waiting at them.
+// The lobby: one button to play the computer at once (the game, level and points chosen in
+// place, remembered; a beginner for someone new), a game chosen in full, a table to share,
+// joining one by its link or code, and the open tables with who is waiting at them, live over
+// the lobby's socket (/ws/lobby).
 
 import { LOOKS, PRESETS, PRESET_PLAYERS, api, botLevels, keepSeatToken } from "./api.js";
 import { faceSvg } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { chosenLook, keepPlayerName, playerName } from "./prefs.js";
+import { dealtLook, keepPlayerName, keepQuickChoices, playerName, quickChoices } from "./prefs.js";
 
 // The fan of cards over the lobby: the settebello and its friends, in the deck look chosen.
 const FAN = ["7D", "KH", "QC", "JS", "AD"];
+// One-button play: the games offered, the points offered (each game's own target first
+// chosen), and the levels shown until the server's list arrives.
+const QUICK_GAMES = ["scopa", "escoba"];
+const QUICK_POINTS = [6, 11, 16, 21];
+const GAME_POINTS = { scopa: 11, escoba: 21 };
+const KNOWN_LEVELS = ["random", "greedy", "expert", "master"];
+const NEWCOMER_LEVEL = "random";
+
+// The open tables, as the lobby's socket sends them, each time they change; a dropped
+// socket is opened again, waiting longer each time (up to half a minute).
+function watchTables(onTables) {
+  let socket = null;
+  let closed = false;
+  let timer = null;
+  let retries = 0;
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
+    socket.addEventListener("message", (event) => {
+      retries = 0;
+      const message = JSON.parse(event.data);
+      if (message.type === "tables") onTables(message.tables);
+    });
+    socket.addEventListener("close", () => {
+      if (!closed) timer = setTimeout(connect, Math.min(30_000, 1000 * 2 ** retries++));
+    });
+  }
+  connect();
+  return () => {
+    closed = true;
+    clearTimeout(timer);
+    socket.close();
+  };
+}
 
 function select(id, values, label, chosen) {
   return h("select", { id }, values.map((value) =>
@@ -39,8 +75,7 @@ function gameFields(prefix) {
     field("lobby.game", presets),
     about,
     field("lobby.players", select(`${prefix}-players`, ["2", "3", "4", "6"], (n) => n, "2")),
-    field("lobby.look", select(`${prefix}-look`, LOOKS, (l) => t(`look.${l}`),
-      chosenLook() ?? "french")),
+    field("lobby.look", select(`${prefix}-look`, LOOKS, (l) => t(`look.${l}`), dealtLook())),
     field("lobby.target", h("input", { id: `${prefix}-target`, type: "number", min: "1",
       max: "99", placeholder: t("lobby.target_default"), inputmode: "numeric" })),
     h("label", { class: "check" }, h("input", { id: `${prefix}-rated`, type: "checkbox" }),
@@ -83,14 +118,8 @@ export function showLobby(main) {
   }
 
   // Only the list is redrawn: the forms keep what the person has chosen meanwhile.
-  async function refresh() {
-    try {
-      tables = await api("/tables");
-    } catch (error) {
-      problem = error.message;
-      render();
-      return;
-    }
+  function showTables(open) {
+    tables = open;
     document.getElementById("open-tables")?.replaceWith(openTables());
   }
 
@@ -106,6 +135,7 @@ export function showLobby(main) {
     for (const id of ["quick-level", "create-level"]) {
       document.getElementById(id)?.replaceChildren(...levelOptions(levels));
     }
+    document.getElementById("play-level")?.replaceWith(levelChoice());
   }
 
   function openTables() {
@@ -119,22 +149,61 @@ export function showLobby(main) {
       h("span", { class: "who-waits" }, t("lobby.waiting_for",
         { names: waiting.join(", ") || t("lobby.nobody"), count: free })));
     });
-    return h("section", { class: "panel", id: "open-tables" },
+    return h("section", { class: "panel", id: "open-tables", "aria-live": "polite" },
       h("h2", {}, t("lobby.open")),
-      rows.length ? h("ul", {}, rows) : h("p", {}, t("lobby.none_open")),
-      h("button", { type: "button", onclick: refresh }, t("lobby.refresh")));
+      rows.length ? h("ul", {}, rows) : h("p", {}, t("lobby.none_open")));
   }
 
-  // One click to a table against the computer: the game named, two players, the level the
-  // server suggests, the deck look chosen in the header.
-  function quickPlay(preset) {
-    const level = document.getElementById("quick-level")?.value || undefined;
-    take(() => api("/play", { preset, players: 2, look: chosenLook() ?? "french", level,
-      name: myName() }));
+  // The one-button play's choices, each a row of buttons to press in place, kept for next
+  // time: a newcomer plays the beginner at scopa to its own 11 points.
+  const kept = quickChoices();
+  const quick = {
+    game: QUICK_GAMES.includes(kept.game) ? kept.game : QUICK_GAMES[0],
+    level: kept.level ?? NEWCOMER_LEVEL,
+    points: QUICK_POINTS.includes(kept.points) ? kept.points : null,
+  };
+
+  function choose(change) {
+    Object.assign(quick, change);
+    keepQuickChoices(quick);
+    document.getElementById("quick-choices")?.replaceWith(quickChoicesPanel());
+  }
+
+  function choiceRow(id, legendKey, options, chosen, onPick) {
+    return h("fieldset", { class: "choice", id }, h("legend", {}, t(legendKey)),
+      options.map(([value, label]) => h("label", {},
+        h("input", { type: "radio", name: id, value: String(value), checked: value === chosen,
+          onchange: () => onPick(value) }), h("span", {}, label))));
+  }
+
+  function levelChoice() {
+    const known = levels.length ? levels.map((l) => l.level) : KNOWN_LEVELS;
+    const level = known.includes(quick.level) ? quick.level : NEWCOMER_LEVEL;
+    return choiceRow("play-level", "lobby.level", known.map((l) => [l, t(`level.${l}`)]), level,
+      (value) => choose({ level: value }));
+  }
+
+  function quickChoicesPanel() {
+    const points = quick.points ?? GAME_POINTS[quick.game];
+    return h("div", { class: "quick-choices", id: "quick-choices", role: "group",
+      "aria-label": t("lobby.quick") },
+      choiceRow("play-game", "lobby.game", QUICK_GAMES.map((g) => [g, t(`preset.${g}`)]),
+        quick.game, (value) => choose({ game: value })),
+      levelChoice(),
+      choiceRow("play-points", "lobby.target", QUICK_POINTS.map((p) => [p, String(p)]), points,
+        (value) => choose({ points: value })));
+  }
+
+  // One click to a table against the computer, as chosen above: two players, dealt in the
+  // deck of the header's choice or of the interface's language.
+  function playNow() {
+    const level = document.querySelector("#play-level input:checked")?.value ?? NEWCOMER_LEVEL;
+    take(() => api("/play", { preset: quick.game, players: 2, look: dealtLook(), level,
+      target: quick.points ?? GAME_POINTS[quick.game], name: myName() }));
   }
 
   function hero() {
-    const look = chosenLook() ?? "french";
+    const look = dealtLook();
     return h("section", { class: "panel hero" },
       h("div", { class: "fan", "aria-hidden": "true" }, FAN.map((code, k) =>
         h("span", { class: "card", style: `--k: ${k - (FAN.length - 1) / 2}`,
@@ -144,11 +213,10 @@ export function showLobby(main) {
         h("p", { class: "tagline" }, t("lobby.tagline")),
         field("lobby.name", h("input", { id: "name", value: playerName(), maxlength: "32",
           autocomplete: "nickname", placeholder: t("lobby.guest") })),
-        h("div", { class: "actions quick-play", role: "group", "aria-label": t("lobby.quick") },
-          h("button", { type: "button", class: "primary", id: "quick-scopa",
-            onclick: () => quickPlay("scopa") }, t("lobby.quick_scopa")),
-          h("button", { type: "button", class: "primary", id: "quick-escoba",
-            onclick: () => quickPlay("escoba") }, t("lobby.quick_escoba")))));
+        quickChoicesPanel(),
+        h("div", { class: "actions quick-play" },
+          h("button", { type: "button", class: "primary", id: "play-now", onclick: playNow },
+            t("lobby.play_now")))));
   }
 
   function render() {
@@ -192,7 +260,7 @@ export function showLobby(main) {
   }
 
   render();
-  refresh();
+  const stopWatching = watchTables(showTables);
   loadLevels();
-  return { render };
+  return { render, close: stopWatching };
 }

@@ -22,6 +22,30 @@ export function chosenLook() {
   return localStorage.getItem(LOOK_KEY);
 }
 
+// The deck a table is dealt with unless chosen: the one chosen in the header, else the one
+// the interface's language plays with (Italian cards for Italian, Spanish for Spanish).
+const LANGUAGE_LOOKS = { it: "italian", es: "spanish" };
+
+export function dealtLook() {
+  return chosenLook() ?? LANGUAGE_LOOKS[document.documentElement.lang] ?? "french";
+}
+
+// The lobby's one-button play: the game, level and points chosen last time ({} for someone
+// new, who gets the beginner).
+const QUICK_KEY = "scopa.quick";
+
+export function quickChoices() {
+  try {
+    return JSON.parse(localStorage.getItem(QUICK_KEY)) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+export function keepQuickChoices(choices) {
+  localStorage.setItem(QUICK_KEY, JSON.stringify(choices));
+}
+
 export function chooseLook(look) {
   if (look) localStorage.setItem(LOOK_KEY, look);
   else localStorage.removeItem(LOOK_KEY);
