@@ -9,6 +9,7 @@ import { h } from "./dom.js";
 import { cardName, rankName, t } from "./i18n.js";
 import { animate, motionWanted, notePlaces } from "./motion.js";
 import { movesOfCard, parseMove } from "./moves.js";
+import { modalDialog } from "./modal.js";
 import { chosenBack, chosenLook, keepPlayerName, playerName } from "./prefs.js";
 import { pile, pileKeepers, placeOf, sweepCards } from "./seats.js";
 import { cue, soundButton } from "./sound.js";
@@ -19,13 +20,15 @@ const HINT_REF = "hint";
 // The `ref` of continue messages: one refused because the table stopped waiting (its 15 s ran
 // out, or the round was long over after a reload) needs no word to the person.
 const CONTINUE_REF = "continue";
+// The `ref` of a resignation, so an error about it is not taken for one about a move.
+const RESIGN_REF = "resign";
 
 export function showTable(main, code) {
   const s = {
     token: seatToken(code), seat: null, table: null, view: null, match: null, version: null,
     pending: null, seenRounds: null, roundShown: null, problem: "", linkDown: false,
     sweepCalled: null, focusBack: null, hint: null, hintAsked: null, why: null, sweptUp: null,
-    motion: null, menuOpen: false, leaving: false, clockEnds: null,
+    motion: null, menuOpen: false, leaving: false, resigning: false, clockEnds: null,
     lastByStandIn: false, dialogWaits: false,
   };
   const socket = openTableSocket(code,
@@ -102,6 +105,7 @@ export function showTable(main, code) {
     s.view = message.view;
     s.problem = "";
     if (!s.view.legal_moves.length) s.pending = null;
+    if (s.view.winner !== null) s.resigning = false;
   }
 
   // The sound of what a new state shows: the match's end, a round won or lost, a sweep, a
@@ -297,6 +301,39 @@ export function showTable(main, code) {
     if (open) document.querySelector("#table-menu button")?.focus();
   }
 
+  // Resigning ends the match for everyone and cannot be taken back: it is asked in a dialog
+  // of its own, whose first button keeps playing.
+  function askResign() {
+    s.menuOpen = false;
+    document.body.classList.remove("menu-open");
+    s.resigning = true;
+    s.focusBack = "menu-button";
+    render();
+    document.getElementById("resign-cancel")?.focus();
+  }
+
+  function resign() {
+    s.resigning = false;
+    if (!socket.send({ type: "resign", ref: RESIGN_REF })) s.problem = t("table.resign_not_sent");
+    render();
+  }
+
+  function resignDialog() {
+    const keepPlaying = () => {
+      s.resigning = false;
+      render();
+    };
+    return modalDialog({ class: "dialog", id: "resign-dialog", "aria-labelledby": "resign-title",
+      "aria-describedby": "resign-question", onClose: keepPlaying },
+    h("h2", { id: "resign-title" }, t("table.resign_title")),
+    h("p", { id: "resign-question" }, t("table.resign_question")),
+    h("div", { class: "actions" },
+      h("button", { type: "button", class: "primary", id: "resign-cancel", onclick: keepPlaying },
+        t("table.resign_cancel")),
+      h("button", { type: "button", class: "danger", id: "resign-confirm", onclick: resign },
+        t("table.resign_confirm"))));
+  }
+
   // Leaving during a match is asked twice: the computer plays the seat to the match's end.
   function tableMenu() {
     const playing = s.view.winner === null && s.seat !== null;
@@ -314,6 +351,8 @@ export function showTable(main, code) {
         render();
         document.getElementById("leave-confirm")?.focus();
       } }, t("table.leave")) : null,
+      playing ? h("button", { type: "button", id: "resign", onclick: askResign },
+        t("table.resign")) : null,
       h("a", { href: "#/rules", class: "button" }, t("footer.rules")),
       h("a", { href: "#/", class: "button" }, t("nav.lobby")),
       h("button", { type: "button", id: "menu-close", onclick: () => toggleMenu(false) },
@@ -413,7 +452,7 @@ export function showTable(main, code) {
 
   function turnText() {
     const v = s.view;
-    if (v.winner !== null) return t("table.over");
+    if (v.winner !== null) return resignedText() ?? t("table.over");
     if (v.to_move === s.seat) return t("table.your_turn");
     if (away(v.to_move)) {
       return seatOf(v.to_move)?.stand_in ? t("table.to_play_stand_in", { name: seatName(v.to_move) })
@@ -637,13 +676,17 @@ export function showTable(main, code) {
   // What stays on the table once the match is over and its dialog closed: the winner, the
   // last round again, a rematch and the way back to the lobby.
   function overPanel() {
+    const resigned = resignedText();
     return h("div", { class: "over", id: "over", role: "status" },
+      resigned ? h("p", { class: "resigned", id: "resigned" }, resigned) : null,
       h("p", { class: "winner" }, winnerText()),
       h("div", { class: "actions" }, endActions(),
-        h("button", { type: "button", id: "show-breakdown", onclick: () => {
-          s.roundShown = s.view.round_scores.length - 1;
-          render();
-        } }, t("breakdown.show"))));
+        // A match resigned in its first round has no round to show.
+        s.view.round_scores.length ? h("button", { type: "button", id: "show-breakdown",
+          onclick: () => {
+            s.roundShown = s.view.round_scores.length - 1;
+            render();
+          } }, t("breakdown.show")) : null));
   }
 
   function endActions() {
@@ -656,6 +699,14 @@ export function showTable(main, code) {
         t("breakdown.replay")) : null,
       h("a", { href: "#/", class: "button lobby-link" }, t("nav.lobby")),
     ];
+  }
+
+  // "Bruno resigned.", or "You resigned.": a match given up ends with no last breakdown.
+  function resignedText() {
+    const seat = s.view.resigned;
+    if (seat == null) return null;
+    return seat === s.seat ? t("table.resigned_you") : t("table.resigned",
+      { name: seatName(seat) });
   }
 
   function winnerText() {
@@ -692,7 +743,8 @@ export function showTable(main, code) {
         .reduce((sum, round) => sum.map((total, side) => total + round[side].total),
           v.scores.map(() => 0)),
       sideNames: v.scores.map((_, side) => sideName(side)),
-      winner: over ? winnerText() : null, actions, onClose: close,
+      winner: over ? [resignedText(), winnerText()].filter(Boolean).join(" ") : null, actions,
+      onClose: close,
       note: s.roundShown === v.round_scores.length - 1 ? sweepUpWords() : null,
       game: v.rules.name, rounds: over ? v.round_scores : null,
     });
@@ -714,6 +766,8 @@ export function showTable(main, code) {
     const dialogNow = Boolean(s.view && s.roundShown !== null &&
       s.view.round_scores[s.roundShown]);
     if (dialogNow && !dialogWas) s.focusBack = focusKey;
+    // Asked only while the match is on and no breakdown is up (one dialog at a time).
+    const resignNow = s.resigning && !dialogNow && s.view?.winner === null;
     const before = motionWanted() && s.motion ? notePlaces(main) : null;
     const motion = s.motion;
     s.motion = null;
@@ -728,6 +782,7 @@ export function showTable(main, code) {
       s.problem && s.table ? h("p", { class: "problem", role: "alert" }, s.problem) : null,
       content,
       dialogNow ? dialog() : null,
+      resignNow ? resignDialog() : null,
     ].filter(Boolean));
     // How many cards the last redraw set moving: 0 under prefers-reduced-motion.
     main.dataset.moving = before ? animate(main, before, { ...motion,
@@ -749,7 +804,7 @@ export function showTable(main, code) {
     }
     const modal = s.dialogWaits ? null : main.querySelector("dialog");
     if (modal && !modal.open) modal.showModal();
-    if (dialogWas && !dialogNow) {
+    if (dialogWas && !dialogNow && !resignNow) {
       focusAfterDialog();
       return;
     }
