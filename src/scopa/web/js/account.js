@@ -2,6 +2,7 @@
 // ("#/account"). The session is an HttpOnly cookie the page never sees; fetch sends it with
 // every request to this site, and the server checks the Origin of every write it authorises.
 
+import { agentWords } from "./agents.js";
 import { api, keepSeatToken, seatToken } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -118,7 +119,8 @@ export function showAccount(main) {
     const list = h("section", { class: "panel", id: "sessions" },
       h("h2", {}, t("account.sessions")),
       h("ul", {}, sessions.map((session) => h("li", {},
-        `${session.agent ?? "?"} · ${new Date(session.created_at).toLocaleString()} `,
+        h("span", { class: "agent", title: session.agent ?? "" }, agentWords(session.agent)),
+        ` · ${new Date(session.created_at).toLocaleString()} `,
         session.current ? h("strong", {}, t("account.this_session"))
           : h("button", { type: "button", class: "revoke", onclick: () =>
             attempt(() => send("DELETE", `/account/sessions/${session.id}`)) },
