@@ -21,7 +21,9 @@ import os
 import platform
 import random
 import sys
+from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from rich import box
@@ -572,6 +574,35 @@ def _version() -> str:
     return f"scopa {__version__} ({core()} core, {interpreter})"
 
 
+def cmd_puzzles_make(args: argparse.Namespace) -> int:
+    from .puzzles import make
+    from .puzzles.sets import write
+
+    try:
+        Rules.preset(args.preset)
+        output = Path(args.output or f"{args.preset}-puzzles.json.gz")
+        progress_console = _console(stderr=True)
+        with Progress(
+            TextColumn("puzzles"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            console=progress_console, disable=not progress_console.is_terminal,
+        ) as progress:
+            task = progress.add_task("", total=args.count)
+            puzzles = make(args.preset, args.count, args.seed,
+                           found=lambda _: progress.advance(task))
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    write(output, args.preset, args.seed, puzzles)
+    themes = Counter(theme for puzzle in puzzles for theme in puzzle.themes)
+    ratings = sorted(puzzle.rating for puzzle in puzzles)
+    console = _console()
+    console.print(f"{len(puzzles)} {args.preset} puzzles, seed {args.seed}, written to {output}",
+                  soft_wrap=True)
+    console.print("themes: " + ", ".join(f"{theme} {n}" for theme, n in themes.most_common()),
+                  soft_wrap=True)
+    console.print(f"ratings: {ratings[0]} to {ratings[-1]}, median {ratings[len(ratings) // 2]}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="scopa", description="Scopa and Escoba: rules presets, deals and matches."
@@ -712,6 +743,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--plot", metavar="FILE", help="draw the win rates with their intervals (matplotlib)"
     )
     contest.set_defaults(run=cmd_tournament)
+
+    puzzles = commands.add_parser("puzzles", help="puzzles from the exact solver")
+    puzzle_commands = puzzles.add_subparsers(dest="puzzles", required=True, metavar="COMMAND")
+    make_puzzles = puzzle_commands.add_parser(
+        "make",
+        help="find last-deal positions where one move is strictly best, in bots' matches",
+    )
+    make_puzzles.add_argument("--preset", default="scopa", help="a 2-player preset (default scopa)")
+    make_puzzles.add_argument("--count", type=int, default=100, help="puzzles (default 100)")
+    make_puzzles.add_argument("--seed", type=int, default=1, help="the set's seed (default 1)")
+    make_puzzles.add_argument(
+        "--output", metavar="FILE", help="where to write them (default PRESET-puzzles.json.gz)"
+    )
+    make_puzzles.set_defaults(run=cmd_puzzles_make)
 
     play = commands.add_parser("play", help="play a match in the terminal against bots")
     _add_rule_options(play)
