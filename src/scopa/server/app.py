@@ -32,6 +32,7 @@ from .accounts import accounts, profiles, ratings, replays, reviews
 from .cluster.cluster import Cluster
 from .http_guards import SECURITY_HEADERS, BodyLimit, SecurityHeaders, page_policy
 from .lobby_feed import LobbyFeed
+from .puzzles import routes as puzzles
 from .settings import Settings
 from .table.room import CardRoom
 from .table.sockets import table_socket
@@ -102,6 +103,7 @@ def create_app(
     app.include_router(profiles.router)
     app.include_router(replays.router)
     app.include_router(reviews.router)
+    app.include_router(puzzles.router)
     app.add_api_route("/healthz", lobby.health, methods=["GET"], tags=["health"])
     app.add_api_websocket_route("/ws/tables/{code}", table_socket)
     app.add_api_websocket_route("/ws/lobby", LobbyFeed(room).serve)
