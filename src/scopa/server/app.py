@@ -96,6 +96,9 @@ def create_app(
         docs_url=None,
         redoc_url=None,
     )
+    # Swagger UI 4, the one the package serves offline, reads OpenAPI 3.0 and shows only a
+    # complaint for 3.1 (FastAPI's default); the schema FastAPI writes is read the same.
+    app.openapi_version = "3.0.3"
     app.state.room = room
     app.state.cluster = cluster
     app.include_router(lobby.router)
