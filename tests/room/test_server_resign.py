@@ -72,7 +72,7 @@ async def test_a_resignation_ends_the_match_for_both_seats_and_is_stored(
             await watcher.wait_for(lambda m: m["type"] == "state", TIMEOUT)
             version = ada.connection.version
             # Bruno resigns, on Ada's turn or his own: it does not matter whose turn it is.
-            await bruno.connection.send({"type": "resign", "ref": 4})
+            await bruno.connection.resign(ref=4)
             for connection in (ada.connection, bruno.connection, watcher):
                 state = await connection.wait_for(lambda m: m["type"] == "state", TIMEOUT)
                 assert state["version"] == version  # no move was played
@@ -119,7 +119,7 @@ async def test_a_spectator_or_an_over_match_cannot_resign(tmp_path: Path) -> Non
         state = await ada.connection.wait_for(lambda m: m["type"] == "state", TIMEOUT)
         assert state["view"]["winner"] is None and state["view"]["resigned"] is None
         assert (await lobby.table(code))["status"] == "playing"
-        await ada.connection.send({"type": "resign"})
+        await ada.connection.resign()
         await bruno.connection.wait_for(lambda m: m["type"] == "over", TIMEOUT)
         # The match is over: a second resignation, from either side, is refused.
         for person in (ada, bruno):
@@ -141,7 +141,7 @@ async def test_a_rated_resignation_is_the_resigners_loss(tmp_path: Path) -> None
         code = grant["table"]["code"]
         async with await TableConnection.open(server.url, code, grant["token"]) as anna:
             await anna.wait_for(lambda m: m["type"] == "state", TIMEOUT)
-            await anna.send({"type": "resign"})
+            await anna.resign()
             over = await anna.wait_for(lambda m: m["type"] == "over", TIMEOUT)
         assert over["winner"] == 1
         async with server.room.storage.engine.connect() as connection:

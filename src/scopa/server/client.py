@@ -222,6 +222,11 @@ class TableConnection:
         """Ask for the master's move for this seat, on its turn; the answer is a ``hint``."""
         await self.send({"type": "hint", "ref": ref})
 
+    async def resign(self, ref: str | int | None = None) -> None:
+        """Give the match up: this seat's side loses, and everyone is sent ``state`` and
+        ``over`` as at a normal end."""
+        await self.send({"type": "resign", "ref": ref})
+
     async def sync(self) -> None:
         await self.send({"type": "sync", "match": self.match, "version": self.version})
 
