@@ -227,6 +227,22 @@ class TableConnection:
         ``over`` as at a normal end."""
         await self.send({"type": "resign", "ref": ref})
 
+    async def say(
+        self, phrase: str | None = None, text: str | None = None, ref: str | int | None = None
+    ) -> None:
+        """Say a quick ``phrase`` (its id) or free ``text`` at the table; everyone who may hear
+        it (this connection too) gets a ``said``."""
+        message: dict[str, Any] = {"type": "say", "ref": ref}
+        if phrase is not None:
+            message["phrase"] = phrase
+        if text is not None:
+            message["text"] = text
+        await self.send(message)
+
+    async def report(self, message_id: int, ref: str | int | None = None) -> None:
+        """Report the ``said`` message ``message_id`` to the moderators (answer: ``reported``)."""
+        await self.send({"type": "report", "id": message_id, "ref": ref})
+
     async def sync(self) -> None:
         await self.send({"type": "sync", "match": self.match, "version": self.version})
 

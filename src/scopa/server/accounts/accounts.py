@@ -44,7 +44,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Depends, Path, Request, Response
 from pydantic import BaseModel, Field, StringConstraints
 
-from ..store import account_queries, rating_queries
+from ..store import account_queries, chat_queries, rating_queries
 from ..store.account_queries import SealedSeat
 from ..store.storage import Storage as Database
 from ..store.storage import now
@@ -454,6 +454,9 @@ async def login(body: Credentials, request: Request, response: Response) -> Acco
     matches = await password_matches(body.password, row.password_hash if row else _DUMMY_HASH)
     if row is None or not matches:
         raise LobbyError(401, "wrong user name or password")
+    banned = await chat_queries.ban_reason(_database(request), row.account_id)
+    if banned is not None:
+        raise LobbyError(403, f"a moderator banned this account: {banned}")
     await _new_session(request, response, row.account_id, body.password)
     return AccountView(id=row.account_id, name=row.name)
 

@@ -2,8 +2,9 @@
 
 The match is played again from its record by the core, so the browser needs no rules of its
 own: each frame is the table after one move, every hand visible (the match is over, so nothing
-is hidden any more), and each round ends with its breakdown. A match still in play is refused
-(403) exactly as its record is, and reveals nothing.
+is hidden any more), and each round ends with its breakdown, and with the chat everyone at the
+table saw (the spectators' talk during play is not). A match still in play is refused (403)
+exactly as its record is, and reveals nothing.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from ...cards import Card
 from ...game import Game
 from ...moves import Move
 from ...rules import Rules
-from ..store import review_queries
+from ..store import chat_queries, review_queries
 from ..table.room import CardRoom
 from .accounts import rate_limit
 
@@ -120,8 +121,9 @@ async def replay(
     match_id: Annotated[int, Path(ge=1, le=2**31 - 1)], request: Request
 ) -> dict[str, Any]:
     """A finished match frame by frame, every hand shown, with the players, the table's deck
-    look and the rounds' breakdowns; 404 unknown, 403 while it is being played."""
+    look, the rounds' breakdowns and the chat; 404 unknown, 403 while it is being played."""
     room = cast(CardRoom, request.app.state.room)
     record = await room.match_record(match_id)
     players, look = await review_queries.players_and_look(room.storage, match_id)
-    return {"match": match_id, "players": players, "look": look, **frames(record)}
+    chat = await chat_queries.match_chat(room.storage, match_id)
+    return {"match": match_id, "players": players, "look": look, **frames(record), "chat": chat}

@@ -190,3 +190,54 @@ account_matches = sa.Table(
 )
 """Every finished match an account played, rated or casual: ``result`` is win, loss or
 ``left`` (a loss: the player walked out of it, and a bot finished it)."""
+
+
+# Talk at the table (issue 23, item 3).
+
+chat_messages = sa.Table(
+    "chat_messages",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_code", sa.String(16), nullable=False),
+    sa.Column("match_id", sa.Integer, nullable=True, index=True),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("spectator", sa.Integer, nullable=True),
+    sa.Column("account_id", sa.Integer, nullable=True),
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("phrase", sa.String(16), nullable=True),
+    sa.Column("text", sa.String(200), nullable=True),
+    sa.Column("audience", sa.String(16), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+"""One message said at a table: a quick ``phrase`` (its id) or free ``text``, from a ``seat``
+or a spectator (``seat`` null, ``spectator`` the table's number for them). ``audience`` is
+``all``, or ``spectators`` for a spectator's word while the match was played: the players never
+saw it, and the match's replay does not show it."""
+
+chat_reports = sa.Table(
+    "chat_reports",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("message_id", sa.Integer, nullable=False, index=True),
+    sa.Column("table_code", sa.String(16), nullable=False),
+    sa.Column("match_id", sa.Integer, nullable=True),
+    sa.Column("version", sa.Integer, nullable=True),
+    sa.Column("reporter_seat", sa.Integer, nullable=True),
+    sa.Column("reporter_account", sa.Integer, nullable=True),
+    sa.Column("message", sa.JSON, nullable=False),
+    sa.Column("context", sa.JSON, nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+"""A message reported to the moderators, copied with the table's last messages up to it (its
+context) and the match and version it was said at, so the report stands on its own."""
+
+account_sanctions = sa.Table(
+    "account_sanctions",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("kind", sa.String(8), primary_key=True),
+    sa.Column("reason", sa.String(200), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+"""A moderator's sanction on an account (``scopa moderate``): ``silence`` (the quick phrases
+only) or ``ban`` (no login); the account is shown ``reason``."""

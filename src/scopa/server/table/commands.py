@@ -1,5 +1,5 @@
 """What a seated client may ask of its table once it has said hello: a move, a hint, a
-continue (a round's breakdown read), a resignation, a sync.
+continue (a round's breakdown read), a resignation, a word said or reported, a sync.
 
 The owner of a table runs these for its own sockets and for sockets relayed from other
 processes alike (``Peer`` is either); a refusal raises :class:`ProtocolError`, which goes back
@@ -16,7 +16,9 @@ from .protocol import (
     HintRequest,
     MoveRequest,
     ProtocolError,
+    ReportRequest,
     ResignRequest,
+    SayRequest,
     Sync,
 )
 from .tables import Table
@@ -64,6 +66,10 @@ async def run(peer: Peer, table: Table, message: ClientMessage) -> bool:
                 message.ref,
             )
         await table.resign(peer.seat, message.ref, peer.token)
+    elif isinstance(message, SayRequest):
+        await table.chat.say(table, peer, message)
+    elif isinstance(message, ReportRequest):
+        await table.chat.report(table, peer, message)
     elif isinstance(message, Sync):
         async with table.lock:
             if table.game is None:

@@ -8,6 +8,7 @@ message; nothing else happens. ``docs/protocol.md`` describes each message with 
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -33,7 +34,17 @@ ERROR_CODES: Final = (
     "server_error",  # the move could not be stored; the table is unchanged
     "replaced",  # the seat was opened in more places than allowed: the oldest is closed
     "busy",  # too many connections have not said hello yet: closed, try again later
+    "phrases_only",  # free text from a guest, a spectator, a new or a silenced account
+    "bad_text",  # free text too long, empty, or with control characters or bidi overrides
+    "chat_too_fast",  # more chat than the chat's own limit allows: nothing said
+    "no_message",  # a report of a message this table does not have (or never showed you)
 )
+
+PHRASES: Final = ("good_luck", "well_played", "nice_sweep", "thanks", "good_game")
+"""The quick phrases: sent as these ids, shown in each reader's language."""
+MAX_TEXT: Final = 200
+"""Characters of free text a message may have, once cleaned."""
+_BIDI: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 MAX_REF_LENGTH: Final = 64
 
@@ -109,7 +120,67 @@ class Ping:
     pass
 
 
-ClientMessage = Hello | MoveRequest | HintRequest | ContinueRequest | ResignRequest | Sync | Ping
+@dataclass(frozen=True)
+class SayRequest:
+    """Say something at the table: one of :data:`PHRASES` (``phrase``) or, from an account
+    allowed to write, free ``text`` (cleaned, :func:`clean_text`). Exactly one is set."""
+
+    phrase: str | None = None
+    text: str | None = None
+    ref: str | int | None = None
+
+
+@dataclass(frozen=True)
+class ReportRequest:
+    """Report the message ``id`` (a ``said`` message's) to the moderators."""
+
+    id: int
+    ref: str | int | None = None
+
+
+ClientMessage = (
+    Hello | MoveRequest | HintRequest | ContinueRequest | ResignRequest | SayRequest
+    | ReportRequest | Sync | Ping
+)
+
+
+def clean_text(text: str, ref: str | int | None = None) -> str:
+    """Free text as the table shows it: NFC, its runs of spaces one space, trimmed; refused
+    (``bad_text``) when empty, over :data:`MAX_TEXT` characters, or holding a control
+    character or a bidirectional override, which could hide or reorder what others read.
+
+    >>> clean_text("  ben   giocata ")
+    'ben giocata'
+    >>> clean_text("a\u202eb")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scopa.server.table.protocol.ProtocolError: a message may not hold bidirectional ...
+    """
+    for char in text:
+        if char in _BIDI:
+            raise ProtocolError(
+                "bad_text",
+                f"a message may not hold bidirectional overrides (U+{ord(char):04X}): they "
+                "reorder what others read",
+                ref,
+            )
+        if unicodedata.category(char) == "Cc" and char != " ":
+            raise ProtocolError(
+                "bad_text",
+                f"a message may not hold control characters (U+{ord(char):04X}): write it on "
+                "one line, as plain text",
+                ref,
+            )
+    cleaned = " ".join(unicodedata.normalize("NFC", text).split())
+    if not cleaned:
+        raise ProtocolError("bad_text", "a message needs at least one visible character", ref)
+    if len(cleaned) > MAX_TEXT:
+        raise ProtocolError(
+            "bad_text",
+            f"a message may have at most {MAX_TEXT} characters; this one has {len(cleaned)}",
+            ref,
+        )
+    return cleaned
 
 
 def _optional_count(data: dict[str, Any], key: str, ref: str | int | None) -> int | None:
@@ -174,6 +245,15 @@ def parse(text: str) -> ClientMessage:
         return ContinueRequest(finished, ref)
     if kind == "resign":
         return ResignRequest(ref)
+    if kind == "say":
+        return _say(data, ref)
+    if kind == "report":
+        said = data.get("id")
+        if type(said) is not int or said < 1:
+            raise ProtocolError(
+                "bad_message", "a report message needs 'id', the id of a said message", ref
+            )
+        return ReportRequest(said, ref)
     if kind == "sync":
         return Sync(_optional_count(data, "match", ref), _optional_count(data, "version", ref))
     if kind == "ping":
@@ -183,9 +263,26 @@ def parse(text: str) -> ClientMessage:
     raise ProtocolError(
         "unknown_type",
         f"unknown message type {kind[:MAX_REF_LENGTH]!r}; "
-        "the types are hello, move, hint, continue, resign, sync, ping",
+        "the types are hello, move, hint, continue, resign, say, report, sync, ping",
         ref,
     )
+
+
+def _say(data: dict[str, Any], ref: str | int | None) -> SayRequest:
+    phrase, text = data.get("phrase"), data.get("text")
+    if (phrase is None) == (text is None):
+        raise ProtocolError(
+            "bad_message", "a say message needs either 'phrase' or 'text', not both", ref
+        )
+    if phrase is not None:
+        if phrase not in PHRASES:
+            raise ProtocolError(
+                "bad_message", f"'phrase' must be one of {', '.join(PHRASES)}", ref
+            )
+        return SayRequest(phrase=phrase, ref=ref)
+    if not isinstance(text, str):
+        raise ProtocolError("bad_message", "'text' must be text", ref)
+    return SayRequest(text=clean_text(text, ref), ref=ref)
 
 
 def encode(message: dict[str, Any]) -> str:

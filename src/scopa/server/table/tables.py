@@ -20,6 +20,7 @@ from ...errors import IllegalMoveError, InvalidMoveError
 from ...game import Game
 from ...rules import Rules
 from ...view import Play
+from ..chat.chat import TableChat
 from ..settings import Settings
 from ..store.storage import StaleOwnerError, Storage, StoredSeat, now
 from . import bots
@@ -142,6 +143,8 @@ class Table:
         self.touched = touched or now()
         """When the table last changed or was last watched: expiry and eviction count from it."""
         self._storage = storage
+        self.chat = TableChat(storage)
+        """What is said at the table (:mod:`scopa.server.chat`)."""
         self._settings = settings
         self._pool = pool
         self.match_ends = MatchEnds()

@@ -1,0 +1,192 @@
+"""One table's talk: who may say what, to whom, and what a report keeps.
+
+Everyone at a table (seats and spectators) may send the quick phrases. Free text needs the
+seat's account (:func:`.chat_queries.seat_writer`), past its first :data:`FIRST_MATCHES`
+finished matches and not silenced by a moderator. A spectator's words go to the spectators
+alone while a match is being played, so nobody watching can pass the players information;
+once it is over (or before it starts) everyone hears them. Each message is stored before
+it is shown (its id is its row's), with the match it was said at, so the match's replay can
+show what everyone saw.
+
+Chat has its own limit per connection (:data:`BURST` messages, then one every
+``WINDOW / BURST`` seconds): a flood is refused with ``chat_too_fast`` and changes nothing,
+and the socket stays open. It counts against the connection's general limit as well.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, Final, Protocol
+from weakref import WeakKeyDictionary
+
+from ..store import chat_queries
+from ..store.storage import Storage, now
+from ..table.protocol import ProtocolError, ReportRequest, SayRequest, encode
+from ..table.ratelimit import TokenBucket
+
+if TYPE_CHECKING:
+    from ..table.tables import Table
+
+log = logging.getLogger(__name__)
+
+FIRST_MATCHES: Final = 3
+"""Finished matches an account plays with the quick phrases alone before it may write."""
+BURST: Final = 5
+WINDOW: Final = 10.0
+"""A connection may say :data:`BURST` messages in :data:`WINDOW` seconds."""
+CONTEXT: Final = 10
+"""Messages a report keeps: the reported one and those said just before it."""
+KEPT: Final = 50
+"""Messages a table keeps in memory, so that they can be reported."""
+
+
+class Talker(Protocol):
+    """A connection at the table: its seat (``None``: a spectator) and outbox."""
+
+    seat: int | None
+    token: str | None
+
+    def push(self, text: str) -> None: ...
+
+
+class TableChat:
+    """The table's last messages (what reports are checked against and copy) and each
+    connection's chat limit and, for a spectator, the number the table shows it by."""
+
+    def __init__(self, storage: Storage) -> None:
+        self._storage = storage
+        self.recent: deque[dict[str, Any]] = deque(maxlen=KEPT)
+        self._buckets: WeakKeyDictionary[Talker, TokenBucket] = WeakKeyDictionary()
+        self._spectators: WeakKeyDictionary[Talker, int] = WeakKeyDictionary()
+
+    def _admit(self, talker: Talker, ref: str | int | None) -> None:
+        bucket = self._buckets.get(talker)
+        if bucket is None:
+            bucket = self._buckets[talker] = TokenBucket(BURST, BURST / WINDOW)
+        if not bucket.take():
+            raise ProtocolError(
+                "chat_too_fast",
+                f"at most {BURST} messages in {WINDOW:g} seconds: wait a little and say it again",
+                ref,
+            )
+
+    def _spectator_number(self, talker: Talker) -> int:
+        number = self._spectators.get(talker)
+        if number is None:
+            number = self._spectators[talker] = len(self._spectators) + 1
+        return number
+
+    async def say(self, table: Table, talker: Talker, request: SayRequest) -> None:
+        """Store ``request`` and send it (``said``) to those who may hear it; a refusal raises
+        :class:`ProtocolError` and nothing is stored or sent."""
+        self._admit(talker, request.ref)
+        seat = talker.seat
+        account_id = None
+        if request.text is not None:
+            account_id = await self._may_write(table, seat, request.ref)
+        playing = table.status == "playing"
+        values: dict[str, Any] = {
+            "table_code": table.code,
+            "match_id": table.match_id,
+            "seat": seat,
+            "spectator": None if seat is not None else self._spectator_number(talker),
+            "account_id": account_id,
+            "name": None if seat is None else table.seats[seat].name,
+            "phrase": request.phrase,
+            "text": request.text,
+            "audience": "spectators" if seat is None and playing else "all",
+            "at": now(),
+        }
+        try:
+            message_id = await chat_queries.insert_message(self._storage, values)
+        except Exception:
+            log.exception("table %s: could not store a chat message", table.code)
+            raise ProtocolError(
+                "server_error", "the message could not be stored; say it again", request.ref
+            ) from None
+        said = chat_queries.said(SimpleNamespace(id=message_id, **values))
+        self.recent.append({**said, "version": table.version})
+        text = encode({"type": "said", "table": table.code, **said})
+        for listener in list(table.listeners):
+            if said["audience"] == "all" or listener.seat is None:
+                listener.push(text)
+
+    async def _may_write(self, table: Table, seat: int | None, ref: str | int | None) -> int:
+        """The account writing free text from ``seat``, if it may (else ``phrases_only``)."""
+        if seat is None:
+            raise ProtocolError(
+                "phrases_only", "spectators send the quick phrases: free text is the players'",
+                ref,
+            )
+        writer = await chat_queries.seat_writer(self._storage, table.code, seat)
+        if writer is None:
+            raise ProtocolError(
+                "phrases_only", "guests send the quick phrases: log in to write your own words",
+                ref,
+            )
+        if writer.silenced is not None:
+            raise ProtocolError(
+                "phrases_only",
+                f"a moderator silenced your account ({writer.silenced}): the quick phrases only",
+                ref,
+            )
+        if writer.finished < FIRST_MATCHES:
+            raise ProtocolError(
+                "phrases_only",
+                f"a new account sends the quick phrases in its first {FIRST_MATCHES} matches "
+                f"(finished: {writer.finished}); free text after that",
+                ref,
+            )
+        return writer.account_id
+
+    async def report(self, table: Table, talker: Talker, request: ReportRequest) -> None:
+        """Keep the message ``request.id`` with its context for the moderators and tell the
+        reporter (``reported``). Only a message this table still holds and showed the reporter
+        may be reported (``no_message`` otherwise)."""
+        self._admit(talker, request.ref)
+        shown = [
+            message for message in self.recent
+            if message["audience"] == "all" or talker.seat is None
+        ]
+        at = next((i for i, message in enumerate(shown) if message["id"] == request.id), None)
+        if at is None:
+            raise ProtocolError(
+                "no_message", f"this table has no message {request.id} that you were shown",
+                request.ref,
+            )
+        message = shown[at]
+        reporter = None
+        if talker.seat is not None:
+            writer = await chat_queries.seat_writer(self._storage, table.code, talker.seat)
+            reporter = None if writer is None else writer.account_id
+        values = {
+            "message_id": request.id,
+            "table_code": table.code,
+            "match_id": table.match_id,
+            "version": message["version"],
+            "reporter_seat": talker.seat,
+            "reporter_account": reporter,
+            "message": message,
+            "context": _context(list(self.recent), message),
+            "at": now(),
+        }
+        try:
+            await chat_queries.insert_report(self._storage, values)
+        except Exception:
+            log.exception("table %s: could not store a report", table.code)
+            raise ProtocolError(
+                "server_error", "the report could not be stored; report it again", request.ref
+            ) from None
+        answer: dict[str, Any] = {"type": "reported", "id": request.id}
+        if request.ref is not None:
+            answer["ref"] = request.ref
+        talker.push(encode(answer))
+
+
+def _context(messages: list[dict[str, Any]], message: dict[str, Any]) -> list[dict[str, Any]]:
+    """The reported message and the :data:`CONTEXT` - 1 said at the table just before it,
+    spectators' included: a moderator reads what the table was saying."""
+    index = messages.index(message)
+    return messages[max(0, index - CONTEXT + 1): index + 1]

@@ -1,0 +1,168 @@
+"""The chat's reads and writes: messages said at tables, reports on them, who may write, and
+the moderators' sanctions (issue 23, item 3).
+
+Like :mod:`.account_queries`, each function is one read on one connection or one transaction
+through the room's writer (:meth:`.Storage.write`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from .schema import (
+    account_matches,
+    account_sanctions,
+    chat_messages,
+    chat_reports,
+    seat_accounts,
+    sessions,
+)
+from .storage import Storage, aware
+
+
+@dataclass(frozen=True)
+class Writer:
+    """The account holding a seat, as the chat weighs it: how many matches it has finished
+    and, if a moderator silenced it, why."""
+
+    account_id: int
+    finished: int
+    silenced: str | None
+
+
+async def seat_writer(storage: Storage, code: str, seat: int) -> Writer | None:
+    """The account that holds ``seat`` at table ``code``, or None for a guest's seat."""
+    async with storage.engine.connect() as connection:
+        account_id = (
+            await connection.execute(
+                sa.select(seat_accounts.c.account_id).where(
+                    seat_accounts.c.table_code == code, seat_accounts.c.seat == seat
+                )
+            )
+        ).scalar()
+        if account_id is None:
+            return None
+        finished = (
+            await connection.execute(
+                sa.select(sa.func.count()).select_from(account_matches).where(
+                    account_matches.c.account_id == account_id
+                )
+            )
+        ).scalar_one()
+        silenced = (
+            await connection.execute(
+                sa.select(account_sanctions.c.reason).where(
+                    account_sanctions.c.account_id == account_id,
+                    account_sanctions.c.kind == "silence",
+                )
+            )
+        ).scalar()
+    return Writer(account_id, finished, silenced)
+
+
+async def insert_message(storage: Storage, values: dict[str, Any]) -> int:
+    """Store one message said (``chat_messages``' columns but its id); its id."""
+
+    async def run(connection: AsyncConnection) -> int:
+        result = await connection.execute(chat_messages.insert().values(**values))
+        key = result.inserted_primary_key
+        assert key is not None
+        return int(key[0])
+
+    return await storage.write(run)
+
+
+async def match_chat(storage: Storage, match_id: int) -> list[dict[str, Any]]:
+    """What the match's replay shows of its chat: every message everyone saw (the players'
+    words, and the spectators' once the match was over), oldest first, as ``said`` shows them."""
+    async with storage.engine.connect() as connection:
+        rows = (
+            await connection.execute(
+                sa.select(chat_messages)
+                .where(chat_messages.c.match_id == match_id, chat_messages.c.audience == "all")
+                .order_by(chat_messages.c.id)
+            )
+        ).all()
+    return [said(row) for row in rows]
+
+
+def said(row: Any) -> dict[str, Any]:
+    """A stored message as the ``said`` message and the replay show it."""
+    shown: dict[str, Any] = {
+        "id": row.id, "from": row.seat, "spectator": row.spectator, "name": row.name,
+        "audience": row.audience, "at": aware(row.at).isoformat(),
+    }
+    if row.phrase is not None:
+        shown["phrase"] = row.phrase
+    else:
+        shown["text"] = row.text
+    return shown
+
+
+async def insert_report(storage: Storage, values: dict[str, Any]) -> int:
+    """Store one report (``chat_reports``' columns but its id); its id."""
+
+    async def run(connection: AsyncConnection) -> int:
+        result = await connection.execute(chat_reports.insert().values(**values))
+        key = result.inserted_primary_key
+        assert key is not None
+        return int(key[0])
+
+    return await storage.write(run)
+
+
+async def reports(storage: Storage) -> list[dict[str, Any]]:
+    """Every report, oldest first, with its message and context as they were copied."""
+    async with storage.engine.connect() as connection:
+        rows = (await connection.execute(sa.select(chat_reports).order_by(chat_reports.c.id))).all()
+    return [
+        {
+            "id": row.id, "table": row.table_code, "match": row.match_id,
+            "version": row.version, "reporter_seat": row.reporter_seat,
+            "reporter_account": row.reporter_account, "message": row.message,
+            "context": row.context, "at": aware(row.at).isoformat(),
+        }
+        for row in rows
+    ]
+
+
+async def sanction(
+    storage: Storage, account_id: int, kind: str, reason: str, moment: datetime
+) -> None:
+    """Silence or ban ``account_id`` for ``reason`` (again: the new reason stands). A ban also
+    ends every session of the account, so it is logged out everywhere at once."""
+
+    async def run(connection: AsyncConnection) -> None:
+        await connection.execute(
+            account_sanctions.delete().where(
+                account_sanctions.c.account_id == account_id, account_sanctions.c.kind == kind
+            )
+        )
+        await connection.execute(
+            account_sanctions.insert().values(
+                account_id=account_id, kind=kind, reason=reason, at=moment
+            )
+        )
+        if kind == "ban":
+            await connection.execute(sessions.delete().where(sessions.c.account_id == account_id))
+
+    await storage.write(run)
+
+
+async def ban_reason(storage: Storage, account_id: int) -> str | None:
+    """Why ``account_id`` is banned, or None when it is not."""
+    async with storage.engine.connect() as connection:
+        return (
+            await connection.execute(
+                sa.select(account_sanctions.c.reason).where(
+                    account_sanctions.c.account_id == account_id,
+                    account_sanctions.c.kind == "ban",
+                )
+            )
+        ).scalar()
+
