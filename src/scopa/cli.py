@@ -403,6 +403,43 @@ def cmd_bots(args: argparse.Namespace) -> int:
         return 0
 
 
+def cmd_moderate(args: argparse.Namespace) -> int:
+    # Imported here, like the server: the card room's packages load only for this command.
+    try:
+        from .server.chat import moderate
+    except ImportError as error:
+        raise missing_extra(error, "room", "scopa moderate") from None
+
+    db = args.db or "sqlite:///scopa.db"
+    if args.moderate == "reports":
+        found = moderate.reports(db)
+        if args.json:
+            print(json.dumps(found, ensure_ascii=False, indent=1))
+            return 0
+        if not found:
+            print("no reports")
+        for report in found:
+            said = report["message"]
+            who = said["name"] or f"spectator {said['spectator']}"
+            words = said.get("text") or f"[{said.get('phrase')}]"
+            print(f"report {report['id']} at {report['at']}: table {report['table']}, match "
+                  f"{report['match']}, version {report['version']}, by seat "
+                  f"{report['reporter_seat']}")
+            for line in report["context"]:
+                mark = ">" if line["id"] == said["id"] else " "
+                speaker = line["name"] or f"spectator {line['spectator']}"
+                print(f"  {mark} {speaker}: {line.get('text') or '[' + line['phrase'] + ']'}")
+            print(f"  reported: {who}: {words}")
+        return 0
+    try:
+        named = moderate.sanction(db, args.name, args.moderate, args.reason)
+    except moderate.ModerationError as error:
+        raise UsageError(str(error)) from None
+    done = "silenced (quick phrases only)" if args.moderate == "silence" else "banned"
+    print(f"{named} is {done}: {' '.join(args.reason.split())}")
+    return 0
+
+
 def _percent(value: float) -> str:
     return f"{value:.1%}"
 
@@ -757,6 +794,25 @@ def build_parser() -> argparse.ArgumentParser:
         "--output", metavar="FILE", help="where to write them (default PRESET-puzzles.json.gz)"
     )
     make_puzzles.set_defaults(run=cmd_puzzles_make)
+
+    moderation = commands.add_parser(
+        "moderate", help="the chat's reports; silence or ban an account"
+    )
+    moderation_commands = moderation.add_subparsers(
+        dest="moderate", required=True, metavar="COMMAND"
+    )
+    listed = moderation_commands.add_parser("reports", help="list the reported messages")
+    listed.add_argument("--json", action="store_true", help="as JSON")
+    silence = moderation_commands.add_parser(
+        "silence", help="an account may send the quick phrases only"
+    )
+    ban = moderation_commands.add_parser("ban", help="an account may no longer log in")
+    for sanction in (silence, ban):
+        sanction.add_argument("name", help="the account's name")
+        sanction.add_argument("--reason", required=True, help="why: the account is shown it")
+    for command in (listed, silence, ban):
+        command.add_argument("--db", help="database URL (default: sqlite:///scopa.db)")
+        command.set_defaults(run=cmd_moderate)
 
     play = commands.add_parser("play", help="play a match in the terminal against bots")
     _add_rule_options(play)
