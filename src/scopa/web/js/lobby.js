@@ -8,6 +8,7 @@ import { faceSvg } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { dealtLook, keepPlayerName, keepQuickChoices, playerName, quickChoices } from "./prefs.js";
+import { dailyPuzzleCard } from "./puzzles.js";
 
 // The fan of cards over the lobby: the settebello and its friends, in the deck look chosen.
 const FAN = ["7D", "KH", "QC", "JS", "AD"];
@@ -255,7 +256,7 @@ export function showLobby(main) {
     main.replaceChildren(...[
       hero(),
       problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
-      h("div", { class: "lobby" }, quick, create, join, openTables()),
+      h("div", { class: "lobby" }, quick, create, join, openTables(), dailyPuzzleCard()),
     ].filter(Boolean));
   }
 

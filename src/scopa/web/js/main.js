@@ -1,6 +1,7 @@
 // The client's entry: the header (language, deck look, card back), then the lobby or a table by the URL:
 // "#/" is the lobby, "#/t/CODE" a table (the link to share), "#/rules" the rules; "#/account",
-// "#/leaderboard/POOL", "#/p/NAME" (a profile) and "#/m/ID" (a finished match's replay).
+// "#/leaderboard/POOL", "#/p/NAME" (a profile), "#/m/ID" (a finished match's replay) and
+// "#/puzzles" (puzzles.js).
 
 import { showAccount, showAccountLink, whoAmI } from "./account.js";
 import { LOOKS } from "./api.js";
@@ -10,6 +11,7 @@ import { showLobby } from "./lobby.js";
 import { keepOffline, showOffline } from "./offline.js";
 import { BACKS, chooseBack, chooseLook, chosenBack, chosenLook } from "./prefs.js";
 import { showProfile } from "./profile.js";
+import { showPuzzles } from "./puzzles.js";
 import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
 import { showTable } from "./table.js";
@@ -39,6 +41,7 @@ function route() {
   if (table) screen = showTable(main, table[1].toUpperCase());
   else if (location.hash === "#/rules") screen = showRules(main);
   else if (location.hash === "#/account") screen = showAccount(main);
+  else if (location.hash.match(/^#\/puzzles(\/|$)/)) screen = showPuzzles(main, location.hash);
   else if (location.hash.startsWith("#/leaderboard")) {
     screen = showLeaderboard(main, location.hash.split("/")[2] || undefined);
   } else if (location.hash.match(/^#\/p\/./)) {

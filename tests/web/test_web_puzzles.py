@@ -1,0 +1,156 @@
+"""The Puzzles page (issue 24, item 1): a shipped puzzle solved (right, the why sentence, the
+solver's line played to the round's end with the cards moving) and one failed (wrong, the best
+move and every move's worth), the theme picker giving a puzzle of its theme, in Italian with an
+Italian sentence on a phone, and the lobby's daily puzzle opening the day's puzzle. The page
+never scrolls and the hand stays in view at 1280x720 and 390x844."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from scopa.puzzles import Puzzle
+from scopa.puzzles.sets import shipped
+
+from .web_support import PHONE, open_page, screenshot
+
+LAPTOP = {"width": 1280, "height": 720}
+CATALOGUES = Path(__file__).resolve().parents[2] / "src" / "scopa" / "web" / "i18n"
+WHY_ORDER = ["match", "sweep", "deny_sweep", "settebello", "last_capture", "primiera", "sevens",
+             "coins", "cards"]  # fmt: skip
+"""The theme whose sentence says why (js/puzzles.js's WHY_ORDER)."""
+
+
+@pytest.fixture(scope="module")
+def puzzles() -> dict[str, Puzzle]:
+    return {puzzle.id: puzzle for puzzle in shipped("scopa")}
+
+
+def play(page: Page, code: str) -> None:
+    """Click the move's card in the hand, and its capture when the card has a choice."""
+    page.click(f'.hand [data-card="{code.split("x")[0]}"]')
+    if page.locator("#puzzle[data-answered='true']").count() == 0:
+        choice = page.locator(f'.options [data-move="{code}"]')
+        if choice.count():
+            choice.click()
+    expect(page.locator("#puzzle")).to_have_attribute("data-answered", "true")
+
+
+def fits(page: Page) -> None:
+    """The page does not scroll, and every card of the hand is inside the viewport."""
+    size = page.viewport_size
+    assert size is not None
+    assert page.evaluate("document.documentElement.scrollHeight") <= size["height"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+    for box in [card.bounding_box() for card in page.locator(".hand .card").all()]:
+        assert box is not None
+        assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
+        assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
+
+
+def test_a_puzzle_solved_then_one_failed(
+    browser: Browser, web_server: str, puzzles: dict[str, Puzzle]
+) -> None:
+    solved = puzzles["scopa-00001"]
+    watched = open_page(browser, web_server + "#/puzzles/scopa/scopa-00001", viewport=LAPTOP,
+                        motion=True)  # fmt: skip
+    page = watched.page
+    expect(page.locator("#puzzle")).to_have_attribute("data-puzzle", "scopa-00001")
+    expect(page.locator("#puzzle-rating")).to_have_text(f"Rating {solved.rating}")
+    # The other hand is known and drawn face up, the table's cards and both piles' counts.
+    other = [str(card) for card in solved.position.other_hand]
+    expect(page.locator(".other-hand .card")).to_have_count(len(other))
+    assert page.locator(".pile .count").all_inner_texts() == [
+        str(len(pile)) for pile in solved.position.piles[::-1]
+    ]
+    fits(page)
+    screenshot(page, "puzzle-desktop")
+    play(page, str(solved.best))
+    expect(page.locator("#puzzle-verdict")).to_have_attribute("data-right", "true")
+    expect(page.locator("#puzzle-verdict")).to_have_text("Right: that is the best move.")
+    # settebello, coins, lose_least: the settebello's sentence, then the losing round's.
+    expect(page.locator("#puzzle-why")).to_have_text(
+        "It wins the seven of diamonds for your side; the next best move does not. "
+        "Every move loses this round; this one loses it by the least."
+    )
+    # The line is played to the round's end, the cards flying: the 40 cards all in the piles.
+    steps = 1 + len(solved.line)
+    expect(page.locator("#puzzle")).to_have_attribute("data-step", str(steps))
+    assert page.evaluate("Number(document.querySelector('#puzzle').dataset.moving)") > 0
+    counts = [int(text) for text in page.locator(".pile .count").all_inner_texts()]
+    assert sum(counts) == 40
+    expect(page.locator(".table-cards .card")).to_have_count(0)
+    fits(page)
+    screenshot(page, "puzzle-desktop-solved")
+
+    # Another, failed: a move that is not the best says so and shows the best and the values.
+    failed = puzzles["scopa-00002"]
+    page.goto(web_server + "#/puzzles/scopa/scopa-00002")
+    expect(page.locator("#puzzle")).to_have_attribute("data-puzzle", "scopa-00002")
+    wrong = next(code for code in failed.values if code != str(failed.best))
+    play(page, wrong)
+    expect(page.locator("#puzzle-verdict")).to_have_attribute("data-right", "false")
+    expect(page.locator("#puzzle-best")).to_contain_text("Best: the king of diamonds")
+    values = page.locator("#puzzle-values li")
+    expect(values).to_have_count(len(failed.values))
+    expect(page.locator(f'#puzzle-values li.best[data-move="{failed.best}"]')).to_contain_text("+2")
+    expect(page.locator(f'#puzzle-values li.tried[data-move="{wrong}"]')).to_contain_text(
+        "your move"
+    )
+    fits(page)
+    screenshot(page, "puzzle-desktop-failed")
+    watched.check()
+
+
+def test_a_theme_on_a_phone_in_italian(
+    browser: Browser, web_server: str, puzzles: dict[str, Puzzle]
+) -> None:
+    watched = open_page(browser, web_server + "#/puzzles", locale="it-IT", viewport=PHONE)
+    page = watched.page
+    first = next(iter(puzzles))
+    expect(page.locator("#puzzle")).to_have_attribute("data-puzzle", first)
+    fits(page)
+    page.select_option("#puzzle-theme", "sweep")
+    themed = next(puzzle for puzzle in puzzles.values() if "sweep" in puzzle.themes)
+    expect(page.locator("#puzzle")).to_have_attribute("data-puzzle", themed.id)
+    expect(page.locator("#puzzle-next")).to_have_text("Successivo: Fare scopa")
+    assert page.evaluate("location.hash") == f"#/puzzles/scopa/{themed.id}"
+    screenshot(page, "puzzle-phone-it")
+    play(page, str(themed.best))
+    expect(page.locator("#puzzle-verdict")).to_have_text("Giusto: è la mossa migliore.")
+    italian = json.loads((CATALOGUES / "it.json").read_text(encoding="utf-8"))
+    main = next(theme for theme in WHY_ORDER if theme in themed.themes)
+    if main == "sweep":
+        now = len(themed.best.captured) == len(themed.position.table)
+        opening = italian["why.sweep_now" if now else "why.sweep_more"]
+    else:
+        opening = italian[f"why.{main}"].split("{")[0].strip()
+    expect(page.locator("#puzzle-why")).to_contain_text(opening)
+    fits(page)
+    screenshot(page, "puzzle-phone-it-solved")
+    # The next one keeps to the theme.
+    page.click("#puzzle-next")
+    later = next(puzzle for puzzle in list(puzzles.values())[list(puzzles).index(themed.id) + 1:]
+                 if "sweep" in puzzle.themes)  # fmt: skip
+    expect(page.locator("#puzzle")).to_have_attribute("data-puzzle", later.id)
+    watched.check()
+
+
+def test_the_lobby_s_daily_puzzle(browser: Browser, web_server: str) -> None:
+    daily = httpx.get(web_server.rstrip("/") + "/api/puzzles/scopa/daily").json()
+    watched = open_page(browser, web_server, viewport=LAPTOP)
+    page = watched.page
+    card = page.locator("#daily-puzzle")
+    expect(card).to_have_attribute("data-puzzle", daily["id"])
+    expect(card).to_contain_text(f"Rating {daily['rating']}")
+    card.scroll_into_view_if_needed()
+    screenshot(page, "puzzle-daily-lobby")
+    page.click("#daily-puzzle-link")
+    expect(page.locator("#puzzle")).to_have_attribute("data-puzzle", daily["id"])
+    expect(page.locator("#puzzle-title")).to_have_text("Today's puzzle")
+    fits(page)
+    watched.check()
