@@ -80,13 +80,14 @@ function moveWords(code, look) {
 // moves' values: nothing is claimed that the themes do not.
 export function whySentence(puzzle, answer, look) {
   const themes = answer.themes;
-  const best = parseMove(answer.best);
   const parts = [];
   const main = WHY_ORDER.find((theme) => themes.includes(theme));
-  const table = positionAfter(puzzle, [answer.best]).table;
+  const after = positionAfter(puzzle, [answer.best]);
+  const { table } = after;
   const fifteen = puzzle.rules.capture === "fifteen";
   if (main === "sweep") {
-    const sweepsNow = best.captures.length && best.captures.length === puzzle.position.table.length;
+    const seat = puzzle.position.seat;
+    const sweepsNow = after.sweeps[seat] > puzzle.position.sweeps[seat];
     parts.push(t(sweepsNow ? "why.sweep_now" : "why.sweep_more"));
   } else if (main === "deny_sweep") {
     const total = table.reduce((sum, card) => sum + valueOf(card), 0);
