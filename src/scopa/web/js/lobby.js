@@ -8,7 +8,7 @@ import { faceSvg } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { dealtLook, keepPlayerName, keepQuickChoices, playerName, quickChoices } from "./prefs.js";
-import { dailyPuzzleCard } from "./puzzles.js";
+import { dailyPuzzleCard } from "./puzzlelink.js";
 
 // The fan of cards over the lobby: the settebello and its friends, in the deck look chosen.
 const FAN = ["7D", "KH", "QC", "JS", "AD"];

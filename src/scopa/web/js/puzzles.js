@@ -3,7 +3,7 @@
 // one puzzle, "#/puzzles/PRESET/daily" the day's. A try is right or wrong at once; the answer
 // plays the solver's line on the felt (with motion, or step by step without it), says why in
 // one sentence built from the puzzle's themes and values, and what every move was worth.
-// The lobby shows the day's puzzle through dailyPuzzleCard().
+// It loads when first opened (puzzlelink.js), with its styles, puzzles.css.
 
 import { api } from "./api.js";
 import { cardButton, cardImage } from "./cardview.js";
@@ -380,19 +380,4 @@ export function showPuzzles(main, hash) {
       document.body.classList.remove("at-puzzle");
     },
   };
-}
-
-// The lobby's card for the day's puzzle: a link at once, its rating once the server says.
-export function dailyPuzzleCard() {
-  const rating = h("span", { class: "daily-rating" });
-  const card = h("section", { class: "panel daily-puzzle", id: "daily-puzzle" },
-    h("h2", {}, t("puzzle.daily")),
-    h("p", {}, t("puzzle.daily_text"), " ", rating),
-    h("a", { href: "#/puzzles/scopa/daily", class: "button primary", id: "daily-puzzle-link" },
-      t("puzzle.daily_open")));
-  api("/puzzles/scopa/daily").then((puzzle) => {
-    rating.textContent = t("puzzle.rating", { rating: puzzle.rating });
-    card.dataset.puzzle = puzzle.id;
-  }, () => null);
-  return card;
 }
