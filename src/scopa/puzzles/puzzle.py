@@ -31,8 +31,8 @@ THEMES: Final = (
 )
 """What a best move can do, in the order a page lists them: sweep now, deny the opponent's
 sweep, take the settebello (escoba's siete de velo), win the coins or the cards count, the
-primiera (escoba's setenta) or the most sevens, take the leftovers by the last capture, keep or take the match at
-the target, or lose the round by the least."""
+primiera (escoba's setenta) or the most sevens, take the leftovers by the last capture, keep
+or take the match at the target, or lose the round by the least."""
 
 
 @dataclass(frozen=True)
