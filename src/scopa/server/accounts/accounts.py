@@ -221,10 +221,13 @@ _Result = TypeVar("_Result")
 
 def _lower_priority() -> None:
     """Run this thread (and the threads argon2 starts from it for its lanes, which inherit its
-    niceness) below the event loop's thread, so that hashing takes only the CPU the tables leave.
+    niceness) below the event loop's thread, so that hashing takes only the CPU the tables leave:
+    ten steps below it, wherever the room itself runs (``nice scopa serve``, a unit's Nice=).
     On Linux ``setpriority`` with a thread id changes that thread alone; elsewhere nothing."""
     with contextlib.suppress(AttributeError, OSError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        thread = threading.get_native_id()
+        below = min(19, os.getpriority(os.PRIO_PROCESS, thread) + 10)
+        os.setpriority(os.PRIO_PROCESS, thread, below)
 
 
 _HASH_THREADS: Final = ThreadPoolExecutor(
