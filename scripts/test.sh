@@ -10,7 +10,7 @@
 # installs the Debian packages the services need (one apt-get for all of them), and
 # scripts/build_compiled.sh builds the compiled venv, whose tests then run, while pip installs
 # .venv. The services start once apt-get and .venv are done; ruff and mypy run; pytest runs
-# last and alone, once the compiled run is over. A line at the end gives each phase's time.
+# last, in two processes, once the compiled run is over. A line at the end gives each phase's time.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -174,14 +174,18 @@ phase "the services"
 check "$venv/bin/ruff" check src tests
 # mypy's cache lives in the venv: out of the tree, and kept from one run to the next.
 check "$venv/bin/mypy" --strict --cache-dir "$venv/.mypy_cache" src/scopa
-# pytest runs alone: the compiled run is over first (the browser tests want the CPU to themselves).
+# pytest runs once the compiled run is over, in SCOPA_TEST_WORKERS processes (pytest-xdist, 2 by
+# default: this machine's cores), each test file whole in one of them, so a module's server and
+# browser serve its tests alone. Most tests wait on servers, bots and browsers more than they
+# compute, so two at once take far less wall time (docs/benchmarks.md, the test suite).
 phase "ruff and mypy"
 if [[ -n $lane_pid ]]; then
     wait "$lane_pid" || true
     lane_pid=
 fi
 phase "then the compiled run"
-check "$venv/bin/pytest" --doctest-modules "${main_args[@]}"
+check "$venv/bin/pytest" --numprocesses "${SCOPA_TEST_WORKERS:-2}" --dist loadfile \
+    --doctest-modules "${main_args[@]}"
 phase "pytest"
 # The rules core also ships compiled with mypyc (setup.py): its build, and the core's and the
 # bots' tests against the compiled modules, so both forms keep the same behaviour.

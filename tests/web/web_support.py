@@ -54,11 +54,12 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield server.url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """Debian's Chromium, or a skip that says why there is none. One for the whole run: its
-    start (Playwright's driver, then Chromium) took 3 s, once per module before; each test
-    opens its own context, so none sees another's cookies, storage or pages."""
+    """Debian's Chromium, or a skip that says why there is none. One per module, not one for
+    the whole run: Playwright's sync API keeps an event loop running in this thread while it
+    is open, and a later test of the same process that runs one of its own (the room's
+    anyio tests, on another module of a pytest-xdist worker) would find it there."""
     missing = os.environ.get("SCOPA_TEST_CHROMIUM_MISSING")
     if missing or shutil.which(CHROMIUM) is None:
         pytest.skip(missing or f"no {CHROMIUM}: run bash scripts/chromium.sh as root")
