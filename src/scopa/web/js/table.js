@@ -1,6 +1,7 @@
 // A table: waiting for players (share the link, start), then the match, seen from one seat.
 // Every server message re-renders the screen from the latest table and view.
 
+import { whoAmI } from "./account.js";
 import { api, forgetSeatToken, keepMatchToken, keepSeatToken, seatToken } from "./api.js";
 import { breakdownDialog } from "./breakdown.js";
 import { backSvg } from "./cards.js";
@@ -22,6 +23,11 @@ const HINT_REF = "hint";
 const CONTINUE_REF = "continue";
 // The `ref` of a resignation, so an error about it is not taken for one about a move.
 const RESIGN_REF = "resign";
+// The `ref` of chat messages, so a refusal is said in the chat's panel.
+const CHAT_REF = "chat";
+// The chat's panel (js/chat.js, with chat.css), loaded when first opened, off the first load.
+let chatLoading = null;
+let chatModule = null;
 
 export function showTable(main, code) {
   const s = {
@@ -29,7 +35,7 @@ export function showTable(main, code) {
     pending: null, seenRounds: null, roundShown: null, problem: "", linkDown: false,
     sweepCalled: null, focusBack: null, hint: null, hintAsked: null, why: null, sweptUp: null,
     motion: null, menuOpen: false, leaving: false, resigning: false, clockEnds: null,
-    lastByStandIn: false, dialogWaits: false,
+    lastByStandIn: false, dialogWaits: false, account: null,
   };
   const socket = openTableSocket(code,
     () => ({ token: s.token, match: s.match, version: s.version, continues: true }), receive, (up, why) => {
@@ -38,9 +44,20 @@ export function showTable(main, code) {
       s.hintAsked = null;
       render();
     });
+  // What is said at the table, kept and counted on the bar's button while the chat is shut
+  // (a muted sender's too until the panel's module is here); free text for a logged-in player.
+  const chat = { open: false, said: [], unread: 0, reported: new Set(), problem: null,
+    draft: "" };
+  whoAmI().then((account) => {
+    s.account = account;
+    render();
+  });
 
   function receive(message) {
     if (message.type === "welcome") s.seat = message.seat;
+    else if (message.type === "said") keepSaid(message);
+    else if (message.type === "reported") chat.reported.add(message.id);
+    else if (message.type === "error" && message.ref === CHAT_REF) chat.problem = message;
     else if (message.type === "table") s.table = message.table;
     else if (message.type === "state") takeState(message);
     else if (message.type === "hint") takeHint(message);
@@ -61,6 +78,48 @@ export function showTable(main, code) {
     }
     render();
   }
+
+  function keepSaid(message) {
+    chat.said = [...chat.said, message].slice(-50);  // the 50 the table can have reported
+    if (!chat.open && !chatModule?.isMuted(code, message)) chat.unread += 1;
+  }
+
+  function toggleChat(open = !chat.open) {
+    chat.open = open;
+    if (open) chat.unread = 0;
+    if (open && !chatLoading) {
+      document.head.append(h("link", { rel: "stylesheet",
+        href: new URL("../chat.css", import.meta.url).href }));
+      // Named without "./": a module loaded on demand is not one the page preloads.
+      chatLoading = import(new URL("chat.js", import.meta.url).href);
+    }
+    render();
+    if (!open) document.getElementById("chat-button")?.focus();
+    else chatLoading.then((module) => {
+      chatModule = module;
+      render();
+      document.getElementById("chat-close")?.focus();
+    });
+  }
+
+  function chatButton() {
+    return h("button", { type: "button", class: "chat-button", id: "chat-button",
+      "aria-expanded": chat.open ? "true" : "false", "aria-controls": "chat-panel",
+      "aria-label": chat.unread ? t("chat.button_unread", { count: chat.unread })
+        : t("chat.button"), title: t("chat.button"), onclick: () => toggleChat() },
+    h("span", { class: "bubble", "aria-hidden": "true" }),
+    chat.unread ? h("span", { class: "unread", "aria-hidden": "true" }, String(chat.unread))
+      : null);
+  }
+
+  function chatPanel() {
+    const module = chat.open ? chatModule : null;
+    return module ? module.chatPanel(chat, { code, send: (message) => socket.send(message),
+      changed: render, toggle: toggleChat, nameOf: seatName, mySeat: s.seat,
+      canWrite: s.seat !== null && Boolean(s.account) }) : null;
+  }
+
+  const fitChat = () => chatModule?.fitPanel(main);
 
   function takeState(message) {
     const rounds = message.view.round_scores.length;
@@ -378,6 +437,10 @@ export function showTable(main, code) {
   }, 1000);
 
   function onKey(event) {
+    if (event.key === "Escape" && chat.open && !s.menuOpen && !main.querySelector("dialog")) {
+      toggleChat(false);
+      return;
+    }
     if (event.key === "Escape" && s.menuOpen && !main.querySelector("dialog")) {
       toggleMenu(false);
       document.getElementById("menu-button")?.focus();
@@ -554,7 +617,8 @@ export function showTable(main, code) {
         s.seat === null ? h("p", { class: "watching" }, t("table.watching")) : null,
         s.seat === null && s.table.seats.some((seat) => seat.open) ? joinForm() : null),
       s.sweepCalled === s.version ? h("p", { class: "sweep-call", role: "status" },
-        t("table.sweep")) : null);
+        t("table.sweep")) : null,
+      chatPanel());
   }
 
   // "End of the round: Bruno takes the cards left on the table (...)", or "you take".
@@ -671,6 +735,7 @@ export function showTable(main, code) {
         id: "turn", "aria-live": "polite" }, turnText()),
       h("p", { class: "stock" }, t("table.stock", { count: v.stock_size,
         round: v.round_number + 1 })),
+      chatButton(),
       soundButton(() => render()));
   }
   // What stays on the table once the match is over and its dialog closed: the winner, the
@@ -784,6 +849,7 @@ export function showTable(main, code) {
       dialogNow ? dialog() : null,
       resignNow ? resignDialog() : null,
     ].filter(Boolean));
+    fitChat();
     // How many cards the last redraw set moving: 0 under prefers-reduced-motion.
     main.dataset.moving = before ? animate(main, before, { ...motion,
       draw: (card) => cardImage(card, look()) }) : 0;
@@ -817,6 +883,7 @@ export function showTable(main, code) {
     if (modal && !modal.contains(document.activeElement)) {
       modal.querySelector(".primary, button")?.focus();
     }
+    fitChat();
   }
 
   // Why the connection is down, and for a seat opened in newer places, a way to take it back.
@@ -828,10 +895,13 @@ export function showTable(main, code) {
       onclick: () => socket.reconnect() }, t("table.take_back"))] : null);
   }
 
+  addEventListener("resize", fitChat);
+
   render();
   return {
     render,
     close() {
+      removeEventListener("resize", fitChat);
       document.removeEventListener("keydown", onKey);
       clearInterval(ticker);
       document.body.classList.remove("at-table", "menu-open");
