@@ -2,7 +2,8 @@
 page is read in Italian on the other, which counts it unread on the bar's button until its
 panel opens; the panel, open, leaves the hand uncovered and where it was, on a laptop and a
 phone; a guest gets no text box; a sender muted stays muted for the table (sessionStorage) and
-a report is acknowledged."""
+a report is acknowledged. Free text with HTML in it is shown as the characters it is, and a
+refusal is said in the reader's language with the server's reason."""
 
 from __future__ import annotations
 
@@ -11,7 +12,16 @@ from typing import Any
 import httpx
 from playwright.sync_api import Browser, Page
 
-from .web_support import PHONE, Watched, open_page, screenshot
+from .web_support import (
+    PHONE,
+    Watched,
+    open_page,
+    open_scripted,
+    screenshot,
+    scripted,
+    seat_info,
+    view_of,
+)
 
 BOXES = """() => {
   const box = (e) => { const r = e.getBoundingClientRect();
@@ -97,3 +107,30 @@ def test_a_phrase_from_one_browser_is_read_in_italian_in_another(
     assert bruno.page.locator("#chat-panel").count() == 0
     ada.check()
     bruno.check()
+
+
+def test_free_text_is_shown_as_text_and_a_refusal_in_the_readers_language(
+    browser: Browser, web_server: str
+) -> None:
+    seats = [seat_info(0, 0, "Ada"), seat_info(1, 1, "Bruno")]
+    table = scripted("CHAT01", seats, view_of(0, hand=["7D", "3S", "KC"], table=["4S"]))
+    table.answer = lambda sent: [{
+        "type": "error", "code": "phrases_only", "ref": sent["ref"],
+        "message": "a moderator silenced your account (spam): the quick phrases only"}]
+    ada = open_scripted(browser, web_server, "CHAT01", table, locale="es-ES")
+    ada.page.wait_for_selector("#board .hand")
+    html = '<img src=x onerror="document.title=1"><b>hola</b>'
+    table.push({"type": "said", "table": "CHAT01", "id": 7, "from": 1, "spectator": None,
+                "name": "Bruno", "audience": "all", "at": "2026-12-02T10:00:00+00:00",
+                "text": html})
+    ada.page.wait_for_selector("#chat-button .unread")
+    open_chat(ada.page)
+    assert ada.page.inner_text("#chat-messages .said .words") == html
+    assert ada.page.locator("#chat-panel b, #chat-panel img").count() == 0
+    ada.page.click('#chat-panel [data-phrase="thanks"]')
+    ada.page.wait_for_selector("#chat-panel .chat-problem")
+    assert ada.page.inner_text("#chat-panel .chat-problem") == (
+        "Por ahora, solo las frases rápidas (a moderator silenced your account (spam): the "
+        "quick phrases only)")
+    assert table.sent[-1] == {"type": "say", "ref": "chat", "phrase": "thanks"}
+    ada.check()
