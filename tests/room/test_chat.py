@@ -225,10 +225,14 @@ async def test_an_account_writes_after_its_first_matches_unless_silenced_and_a_b
         assert error["code"] == "phrases_only" and "insults" in error["message"]
         await connection.say("thanks")
         assert (await next_said(connection))["phrase"] == "thanks"
-        await connection.close()
 
         await chat_queries.sanction(storage, account, "ban", "cheating", now())
         assert (await anna.http.get("/api/account")).json() is None  # logged out everywhere
+        # The seat it still holds keeps the quick phrases only, and says why.
+        await connection.say(text="ciao")
+        error = await refused(connection)
+        assert error["code"] == "phrases_only" and "(cheating)" in error["message"]
+        await connection.close()
         answer = await anna.http.post(
             "/api/account/login", json={"name": "Anna", "password": PASSWORD})
         assert answer.status_code == 403 and "cheating" in answer.json()["detail"]

@@ -129,7 +129,8 @@ class TableChat:
         if writer.silenced is not None:
             raise ProtocolError(
                 "phrases_only",
-                f"a moderator silenced your account ({writer.silenced}): the quick phrases only",
+                f"a moderator silenced your account ({writer.silenced}): the quick phrases "
+                "only",
                 ref,
             )
         if writer.finished < FIRST_MATCHES:

@@ -28,7 +28,7 @@ from .storage import Storage, aware
 @dataclass(frozen=True)
 class Writer:
     """The account holding a seat, as the chat weighs it: how many matches it has finished
-    and, if a moderator silenced it, why."""
+    and, if a moderator silenced or banned it, why."""
 
     account_id: int
     finished: int
@@ -54,14 +54,14 @@ async def seat_writer(storage: Storage, code: str, seat: int) -> Writer | None:
                 )
             )
         ).scalar_one()
+        # A ban silences too: the seats a banned account still holds keep the phrases only.
         silenced = (
             await connection.execute(
-                sa.select(account_sanctions.c.reason).where(
-                    account_sanctions.c.account_id == account_id,
-                    account_sanctions.c.kind == "silence",
-                )
+                sa.select(account_sanctions.c.reason)
+                .where(account_sanctions.c.account_id == account_id)
+                .order_by(account_sanctions.c.kind)  # "ban" before "silence"
             )
-        ).scalar()
+        ).scalars().first()
     return Writer(account_id, finished, silenced)
 
 
