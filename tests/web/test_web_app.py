@@ -35,7 +35,7 @@ def test_a_return_visit_comes_from_the_service_worker_and_works_offline(
     # In a thread of its own: Playwright's sync API holds this thread's event loop.
     with ThreadPoolExecutor(1) as thread:
         match = thread.submit(asyncio.run, finished_match(base)).result()
-    watched = open_page(browser, f"{base}/#/m/{match}", viewport=DESKTOP)
+    watched = open_page(browser, f"{base}/#/m/{match}", viewport=DESKTOP, worker=True)
     page = watched.page
     expect(page.locator("#replay-step")).to_be_visible()
     # The worker is in charge once it has kept the shell and claimed the page.

@@ -104,15 +104,20 @@ def open_page(
     viewport: ViewportSize | None = None,
     before: Callable[[Page], object] | None = None,
     motion: bool = False,
+    worker: bool = False,
 ) -> Watched:
     """A fresh browser context (its own storage, as another person's browser) at ``url``.
     It asks for reduced motion unless ``motion``: a card still moving is not "stable" for
     Playwright's clicks. ``before`` gets the page before it loads (to script its socket).
+    The client's service worker is blocked unless ``worker``: ``page.route`` does not see
+    the requests a service worker answers, so a test that answers a replay itself would get
+    the server's instead (tests/web/test_web_app.py tests the worker).
     A failed request, or one that leaves loopback, is an error like a console error."""
     context = browser.new_context(
         locale=locale,
         viewport=viewport or {"width": 1000, "height": 800},
         reduced_motion="no-preference" if motion else "reduce",
+        service_workers="allow" if worker else "block",
     )
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
