@@ -46,17 +46,20 @@ async def next_list_where(feed: ClientConnection, wanted: Any) -> list[str]:
 
 
 async def test_the_open_tables_come_over_the_socket_as_they_change(tmp_path: Path) -> None:
-    async with running_server(settings_for(tmp_path)) as server, Lobby(server.url) as lobby:
-        async with connect(feed_url(server.url), open_timeout=TIMEOUT) as feed:
-            assert await listed(feed) == []
-            made = await lobby.create_table(players=2, name="Ada")
-            code = made["table"]["code"]
-            assert await next_list_where(feed, lambda codes: codes) == [code]
-            joined = await lobby.join(code, "Bea")
-            # Full: it is no longer open.
-            assert await next_list_where(feed, lambda codes: code not in codes) == []
-            await lobby.leave(code, joined["token"])
-            assert await next_list_where(feed, lambda codes: codes) == [code]
+    async with (
+        running_server(settings_for(tmp_path)) as server,
+        Lobby(server.url) as lobby,
+        connect(feed_url(server.url), open_timeout=TIMEOUT) as feed,
+    ):
+        assert await listed(feed) == []
+        made = await lobby.create_table(players=2, name="Ada")
+        code = made["table"]["code"]
+        assert await next_list_where(feed, lambda codes: codes) == [code]
+        joined = await lobby.join(code, "Bea")
+        # Full: it is no longer open.
+        assert await next_list_where(feed, lambda codes: code not in codes) == []
+        await lobby.leave(code, joined["token"])
+        assert await next_list_where(feed, lambda codes: codes) == [code]
 
 
 async def test_a_table_made_on_another_process_reaches_this_one_s_lobby(
