@@ -120,7 +120,7 @@ def test_the_client_s_counted_messages_are_found() -> None:
     change in how the sources call t() must not empty the next test)."""
     assert counted_keys() >= {
         "table.sweeps", "table.in_hand", "table.stock", "table.pile_of", "table.deck",
-        "leaderboard.empty", "leaderboard.provisional_note", "replay.stock", "replay.cards",
+        "leaderboard.empty", "leaderboard.provisional_note",
         "replay.sweeps", "lobby.waiting_for", "hint.reason.coins", "hint.reason.cards_high",
         "table.points_scored", "table.points_target",
     }  # fmt: skip

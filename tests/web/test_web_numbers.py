@@ -38,13 +38,13 @@ REVIEW = {"status": "done", "done": 1, "total": 1, "error": None,
                      "moves": [{"number": 0, "round": 0, "played": "3S", "best": "JCxJD",
                                 "cost": 0.115, "mark": "mistake", "options": []}]}}  # fmt: skip
 
-SAID = {
+SAID = {  # the cost is a whole percent now ("about 12%"): the decimals are the accuracy's
     # language: (the browser's locale, the accuracy's words, the cost's words)
-    "en": ("en-GB", "Accuracy 87.5%", "this move cost 11.5 hundredths"),
-    "it": ("it-IT", "Precisione 87,5%", "questa mossa costa 11,5 centesimi"),
-    "es": ("es-ES", "Precisión 87,5%", "esta jugada cuesta 11,5 centésimas"),
-    "sl": ("sl-SI", "Natančnost 87,5 %", "ta poteza stane 11,5 stotink"),
-    "tr": ("tr-TR", "İsabet %87,5", "yüzde 11,5"),
+    "en": ("en-GB", "Accuracy 87.5%", "this move cost about 12% of the chance"),
+    "it": ("it-IT", "Precisione 87,5%", "circa il 12% della probabilità"),
+    "es": ("es-ES", "Precisión 87,5%", "cerca del 12 % de la probabilidad"),
+    "sl": ("sl-SI", "Natančnost 87,5 %", "približno 12 % možnosti"),
+    "tr": ("tr-TR", "İsabet %87,5", "yaklaşık %12"),  # noqa: RUF001
 }
 
 
@@ -71,4 +71,7 @@ def test_the_review_writes_its_decimals_in_the_page_s_language(
     expect(page.locator("#review-summary strong")).to_have_text(accuracy)
     page.click("#review-summary .worst .jump")
     expect(page.locator("#verdict")).to_contain_text(cost)
+    # The mark is on the table too, on the card played (issue 22, item 5).
+    expect(page.locator("#replay-played .played-card[data-card-shown='3S'] .review-mark")
+           ).to_have_attribute("data-mark", "mistake")
     watched.check()

@@ -22,21 +22,26 @@ function rowName(key, game) {
     : t(`breakdown.${key}`);
 }
 
-// A modal dialog (modal.js), to be opened with showModal(); `onClose` hears Escape. At the
-// match's end, `rounds` (every round's breakdown) adds the match's summary.
-export function breakdownDialog({ round, roundNumber, scores, sideNames, winner, actions,
-  onClose, note = null, game = "scopa", rounds = null }) {
+// A round's table: its categories side by side, its total and (given `scores`) the match's.
+export function roundTable(round, sideNames, game, scores = null) {
   const rows = ROWS.filter(([key, , optional]) => !optional || round.some((s) => s[key] > 0))
     .map(([key, show]) => h("tr", {}, h("th", { scope: "row" }, rowName(key, game)),
       round.map((side) => h("td", {}, show(side)))));
-  const table = h("table", { class: "breakdown" },
+  return h("table", { class: "breakdown" },
     h("thead", {}, h("tr", {}, h("td", {}), sideNames.map((name) => h("th", { scope: "col" },
       name)))),
     h("tbody", {}, rows,
       h("tr", { class: "total" }, h("th", { scope: "row" }, t("breakdown.round")),
         round.map((side) => h("td", {}, String(side.total)))),
-      h("tr", { class: "total" }, h("th", { scope: "row" }, t("breakdown.match")),
-        scores.map((score) => h("td", {}, String(score))))));
+      scores ? h("tr", { class: "total" }, h("th", { scope: "row" }, t("breakdown.match")),
+        scores.map((score) => h("td", {}, String(score)))) : null));
+}
+
+// A modal dialog (modal.js), to be opened with showModal(); `onClose` hears Escape. At the
+// match's end, `rounds` (every round's breakdown) adds the match's summary.
+export function breakdownDialog({ round, roundNumber, scores, sideNames, winner, actions,
+  onClose, note = null, game = "scopa", rounds = null }) {
+  const table = roundTable(round, sideNames, game, scores);
   return modalDialog({ class: "dialog", "aria-labelledby": "breakdown-title", id: "breakdown",
     onClose },
   rounds ? h("h2", { id: "breakdown-title" }, t("breakdown.match_over")) : null,

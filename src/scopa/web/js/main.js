@@ -1,7 +1,7 @@
 // The client's entry: the header (language, deck look, card back), then the lobby or a table by the URL:
 // "#/" is the lobby, "#/t/CODE" a table (the link to share), "#/rules" the rules; "#/account",
 // "#/leaderboard/POOL", "#/p/NAME" (a profile), "#/m/ID" (a finished match's replay) and
-// "#/puzzles" (puzzlelink.js, which loads puzzles.js).
+// "#/puzzles" (puzzlelink.js, which loads puzzles.js; replaylink.js loads replay.js alike).
 
 import { showAccount, showAccountLink, whoAmI } from "./account.js";
 import { LOOKS } from "./api.js";
@@ -12,7 +12,7 @@ import { keepOffline, showOffline } from "./offline.js";
 import { BACKS, chooseBack, chooseLook, chosenBack, chosenLook } from "./prefs.js";
 import { showProfile } from "./profile.js";
 import { showPuzzles } from "./puzzlelink.js";
-import { showReplay } from "./replay.js";
+import { showReplay } from "./replaylink.js";
 import { showRules } from "./rules.js";
 import { showTable } from "./table.js";
 

@@ -2,24 +2,24 @@
 // the buttons or the ← and → keys, jump to a round, every hand shown (the match is over), and
 // each round's breakdown at its end. The frames come from the server (GET /api/replays/ID),
 // which plays the match again with the core: the browser needs no rules of its own.
+// It is drawn as the table is (issue 22, item 5): the felt, the same card art, every hand face
+// up at its seat, the cards moving from step to step (not under reduced motion), the round's
+// breakdown on the felt at its end, and the master's marks on the cards played. It loads when
+// first opened (replaylink.js), with its styles, replay.css.
 
 import { api, matchToken } from "./api.js";
+import { roundTable } from "./breakdown.js";
+import { backSvg } from "./cards.js";
 import { cardImage } from "./cardview.js";
 import { h } from "./dom.js";
 import { cardName, decimal, t } from "./i18n.js";
-import { chosenLook } from "./prefs.js";
+import { animate, motionWanted, notePlaces } from "./motion.js";
+import { parseMove } from "./moves.js";
+import { chosenBack, chosenLook } from "./prefs.js";
+import { pile, pileKeepers, placeOf } from "./seats.js";
 
 // How often the page asks how far a running review is, in milliseconds.
 const REVIEW_POLL_MS = 700;
-
-// The rows of a round's breakdown: the category's key and how its figures read.
-const ROWS = [
-  ["cards", (s) => `${s.card_count} → ${s.cards}`],
-  ["coins", (s) => `${s.coin_count} → ${s.coins}`],
-  ["settebello", (s) => String(s.settebello)],
-  ["primiera", (s) => `${s.primiera_total} → ${s.primiera}`],
-  ["sweeps", (s) => String(s.sweeps)],
-];
 
 // A move in words, in the deck look chosen: "seven of coins × two of cups, five of swords".
 function moveWords(code, look) {
@@ -63,10 +63,26 @@ export function showReplay(main, matchId) {
     return chosenLook() ?? replay?.look ?? "french";
   }
 
+  // One step on is shown moving (the card played from its hand, what it took to the pile, a
+  // new deal from the deck); a jump, a step back or reduced motion shows the step's end state.
   function go(to) {
     if (!replay) return;
+    const from = step;
     step = Math.max(0, Math.min(replay.frames.length - 1, to));
+    const felt = main.querySelector(".replay-felt");
+    const before = step === from + 1 && motionWanted() && felt ? notePlaces(felt) : null;
     render();
+    const frame = replay.frames[step];
+    const root = main.querySelector(".replay-felt");
+    if (before && root) {
+      const play = frame.move === null ? null : (() => {
+        const move = parseMove(frame.move);
+        return { seat: frame.seat, card: move.card, taken: move.captures,
+          side: sideOf(replay.players[frame.seat]) };
+      })();
+      root.dataset.moving = animate(root, before, { play,
+        draw: (code) => cardImage(code, deckLook()) });
+    }
     document.getElementById("replay-step")?.focus({ preventScroll: true });
   }
 
@@ -76,40 +92,91 @@ export function showReplay(main, matchId) {
       .filter((player) => player.seat % sides === side).map((player) => player.name).join(" & "));
   }
 
-  function breakdown(round) {
-    const names = sideNames();
-    return h("section", { class: "panel replay-breakdown", id: "replay-breakdown",
-      "aria-labelledby": "replay-breakdown-title" },
-    h("h3", { id: "replay-breakdown-title" }, t("breakdown.title", { round: round.number })),
-    h("div", { class: "breakdown-scroll" }, h("table", { class: "breakdown" },
-      h("thead", {}, h("tr", {}, h("td", {}), names.map((name) => h("th", { scope: "col" },
-        name)))),
-      h("tbody", {}, ROWS.map(([key, show]) => h("tr", {},
-        h("th", { scope: "row" }, t(`breakdown.${key}`)),
-        round.scores.map((side) => h("td", {}, show(side))))),
-      h("tr", { class: "total" }, h("th", { scope: "row" }, t("breakdown.round")),
-        round.scores.map((side) => h("td", {}, String(side.total))))))));
+  function sideOf(player) {
+    return player.side ?? player.seat % replay.scores.length;
   }
 
-  function board(frame) {
+  // The round's breakdown, on the felt at the round's end (breakdown.js's table).
+  function breakdown(round) {
+    return h("section", { class: "over replay-breakdown", id: "replay-breakdown",
+      "aria-labelledby": "replay-breakdown-title" },
+    h("h3", { id: "replay-breakdown-title" }, t("breakdown.title", { round: round.number })),
+    h("div", { class: "breakdown-scroll" },
+      roundTable(round.scores, sideNames(), replay.rules?.name ?? "scopa")));
+  }
+
+  // The master's mark on a card played: a coloured badge with its word.
+  function markBadge(move) {
+    return h("span", { class: `review-mark ${move.mark}`, "data-mark": move.mark },
+      t(`mark.${move.mark}`));
+  }
+
+  // The move just played, as cards: the card played (with the master's mark when judged) and
+  // what it took. Not data-card: the cards' own places are the hands, the table and the piles.
+  function playedStrip(frame) {
+    if (frame.move === null) return h("div", { class: "replay-played", id: "replay-played" });
+    const move = parseMove(frame.move);
+    const judgedMove = frame.number === undefined ? null : judged.get(frame.number);
+    const shown = (code) => {
+      const image = cardImage(code, deckLook());
+      image.removeAttribute("data-card");
+      image.dataset.cardShown = code;
+      return image;
+    };
+    const card = shown(move.card);
+    card.classList.add("played-card");
+    if (judgedMove && judgedMove.mark !== "forced") card.append(markBadge(judgedMove));
+    return h("div", { class: "replay-played", id: "replay-played", role: "group",
+      "aria-label": t("replay.played_label") },
+    card, move.captures.length ? h("span", { class: "takes", "aria-hidden": "true" }, "×") : null,
+    move.captures.map((code) => {
+      const taken = shown(code);
+      taken.classList.add("taken");
+      return taken;
+    }),
+    frame.sweep ? h("span", { class: "sweep-tag" }, t("table.sweep")) : null);
+  }
+
+  function seatBox(player, frame, bottom, keepers) {
     const look = deckLook();
-    const sides = replay.scores.length;
-    const seats = replay.players.map((player) => h("section", {
-      class: `replay-seat${frame.seat === player.seat ? " just-played" : ""}`,
-      "aria-label": seatName(player) },
-    h("h3", {}, seatName(player)),
-    h("div", { class: "replay-hand" }, frame.hands[player.seat].length
-      ? frame.hands[player.seat].map((code) => cardImage(code, look))
-      : h("span", { class: "empty-hand" }, t("replay.empty_hand"))),
-    h("p", { class: "replay-pile" }, t("replay.pile", {
-      cards: t("replay.cards", { count: frame.piles[player.seat] }),
-      sweeps: t("replay.sweeps", { count: frame.sweeps[player.seat % sides] }) }))));
-    return h("div", { class: "replay-board" },
-      h("section", { class: "replay-table", "aria-label": t("replay.table") },
-        h("h3", {}, t("replay.table"), " ", h("span", { class: "stock" },
-          t("replay.stock", { count: frame.stock }))),
-        h("div", { class: "table-cards" }, frame.table.map((code) => cardImage(code, look)))),
-      h("div", { class: "replay-seats" }, seats));
+    const side = sideOf(player);
+    const place = placeOf(player.seat, bottom, replay.players.length);
+    const played = frame.seat === player.seat;
+    const sweeps = frame.sweeps[side] ?? 0;
+    const who = h("div", { class: "who" },
+      h("span", { class: "name" }, seatName(player)),
+      sweeps ? h("span", { class: "tags" }, t("replay.sweeps", { count: sweeps })) : null);
+    const cards = frame.hands[player.seat];
+    const hand = h("div", { class: "replay-hand", role: "group", "aria-label": seatName(player),
+      style: `--n: ${Math.max(3, cards.length)}` }, cards.map((code) => cardImage(code, look)));
+    const keeps = keepers.get(side) === player.seat ? pile(side, frame.piles[side] ?? 0, [], look,
+      sideNames()[side], chosenBack()) : null;
+    return h("div", { class: `seat replay-seat at-${place}${played ? " just-played" : ""}`,
+      "data-seat": player.seat, "data-side": side, role: "group",
+      "aria-label": seatName(player) }, who, hand, keeps);
+  }
+
+  function board(frame, round) {
+    const bottom = replay.players.some((p) => p.seat === reviewSeat) ? reviewSeat : 0;
+    const keepers = pileKeepers(replay.players.map((p) => ({ seat: p.seat, side: sideOf(p) })),
+      bottom);
+    const count = Math.max(1, frame.table.length);
+    return h("div", { class: "felt replay-felt", id: "felt",
+      "data-players": replay.players.length },
+    replay.players.map((player) => seatBox(player, frame, bottom, keepers)),
+    h("div", { class: "centre" },
+      playedStrip(frame),
+      h("div", { class: "table-area" },
+        h("div", { class: "deck", id: "deck", role: "img",
+          "aria-label": t("table.deck", { count: frame.stock }),
+          title: t("replay.stock", { count: frame.stock }) },
+        frame.stock ? [h("span", { class: "card back", html: backSvg(chosenBack()) }),
+          h("span", { class: "count", "aria-hidden": "true" }, String(frame.stock))] : null),
+        h("div", { class: "table-cards", role: "group", "aria-label": t("table.table"),
+          style: `--n: ${count}; --n2: ${Math.ceil(count / 2)}; --n3: ${Math.ceil(count / 3)}` },
+        frame.table.map((code) => cardImage(code, deckLook())),
+        frame.table.length ? null : h("p", { class: "empty" }, t("table.empty")))),
+      frame.round_over && round?.scores?.length ? breakdown(round) : null));
   }
 
   function showState(state) {
@@ -186,11 +253,22 @@ export function showReplay(main, matchId) {
   function verdict(frame) {
     const move = frame.number === undefined ? null : judged.get(frame.number);
     if (!move || move.mark === "forced") return null;
-    const cost = decimal(move.cost * 100);
+    // A share of the match's chance, plainly: "about 8%" (a tenth under 1%, not "about 0%").
+    const percent = move.cost * 100;
+    const cost = percent < 1 ? decimal(percent) : String(Math.round(percent));
     return h("p", { class: `verdict ${move.mark}`, id: "verdict" },
       h("span", { class: "mark" }, t(`mark.${move.mark}`)), " ",
       move.played === move.best ? t("review.same") : t("review.better",
         { best: moveWords(move.best, deckLook()), cost }));
+  }
+
+  // "Bruno resigned." before the winner, when the match was given up.
+  function resignedWords() {
+    const seat = replay.resigned;
+    const player = seat === null || seat === undefined ? null
+      : replay.players.find((p) => p.seat === seat);
+    return player ? h("span", { class: "resigned", id: "replay-resigned" },
+      t("replay.resigned", { name: player.name }), " ") : null;
   }
 
   function render() {
@@ -239,11 +317,10 @@ export function showReplay(main, matchId) {
         h("p", { id: "replay-step", tabindex: "-1", "aria-live": "polite" },
           t("replay.step", { step, last }), " · ", said)),
       verdict(frame),
-      board(frame),
-      frame.round_over && round ? breakdown(round) : null,
-      reviewPanel(),
+      board(frame, round),
       step === last ? h("p", { class: "panel winner", id: "replay-winner" },
-        t("replay.winner", { name: sideNames()[replay.winner] })) : null));
+        resignedWords(), t("replay.winner", { name: sideNames()[replay.winner] })) : null,
+      reviewPanel()));
     if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
   }
 
