@@ -472,9 +472,18 @@ export function showTable(main, code) {
     const table = s.table;
     const link = `${location.origin}${location.pathname}#/t/${code}`;
     const full = table.seats.every((seat) => !seat.open);
+    const rules = table.rules;
     return h("section", { class: "panel waiting", id: "waiting" },
       h("h2", {}, t("table.waiting", { code })),
-      field("table.share", h("input", { id: "share-link", readonly: true, value: link })),
+      // What table it is, before anyone takes a seat at it (finding 8: an invitee saw none).
+      h("p", { class: "table-summary", id: "table-summary" }, [
+        t(`preset.${rules.name}`, {}, rules.name),
+        t("table.summary_target", { count: rules.target }),
+        `${t("lobby.look")}: ${t(`look.${table.look}`)}`,
+      ].join(" · ")),
+      h("div", { class: "share" },
+        field("table.share", h("input", { id: "share-link", readonly: true, value: link })),
+        h("button", { type: "button", id: "copy-link", onclick: copyLink }, t("table.copy"))),
       h("p", {}, t("table.code", { code })),
       // Numbered by the list itself: a number in the text read "• 1. Marco" (finding 8).
       h("ol", { class: "seats" }, table.seats.map((seat) => h("li", {},
@@ -485,6 +494,20 @@ export function showTable(main, code) {
         h("button", { type: "button", class: "primary", id: "start", disabled: !full,
           onclick: () => seatAction("start", { token: s.token }) }, t("table.start")),
         h("button", { type: "button", onclick: leave }, t("table.leave"))) : null);
+  }
+
+  // The link on the clipboard, said on the button; where the browser refuses (no permission,
+  // not a secure page), the link is selected for the person to copy themselves.
+  async function copyLink(event) {
+    const button = event.currentTarget;
+    const input = document.getElementById("share-link");
+    try {
+      await navigator.clipboard.writeText(input.value);
+      button.textContent = t("table.copied");
+    } catch {
+      input.select();
+      button.textContent = t("table.copy_select");
+    }
   }
 
   function field(key, control) {
