@@ -4,13 +4,16 @@ table is made, joined or left, also when that happens on another of the room's p
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
+from scopa.server import lobby_feed
 from scopa.server.client import Lobby
 
 from .server_support import (
@@ -77,3 +80,28 @@ async def test_a_table_made_on_another_process_reaches_this_one_s_lobby(
                 code = (await second.create_table(players=2, name="Ada"))["table"]["code"]
                 assert code not in a.room.tables  # b owns it; a heard of it through Redis
                 assert await next_list_where(feed, lambda codes: codes) == [code]
+
+
+async def test_one_address_keeps_a_bounded_number_of_lobby_sockets(tmp_path: Path) -> None:
+    """Past PER_ADDRESS sockets from one address the next is closed with 1013 and a sentence,
+    and a place comes free when one closes; a binary frame closes its socket with 1008."""
+    async with (
+        running_server(settings_for(tmp_path)) as server,
+        contextlib.AsyncExitStack() as stack,
+    ):
+        feeds = []
+        for _ in range(lobby_feed.PER_ADDRESS):
+            feed = await stack.enter_async_context(connect(feed_url(server.url)))
+            assert await listed(feed) == []
+            feeds.append(feed)
+        async with connect(feed_url(server.url)) as refused:
+            with pytest.raises(ConnectionClosed) as closed:
+                await refused.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+            assert "try again later" in closed.value.rcvd.reason
+        await feeds[0].send(b"\x00")
+        with pytest.raises(ConnectionClosed) as closed:
+            await feeds[0].recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        async with connect(feed_url(server.url)) as again:  # its place is free again
+            assert await listed(again) == []

@@ -29,7 +29,11 @@ log = logging.getLogger(__name__)
 MAX_SOCKETS: Final = 5000
 """Lobby sockets a process keeps open at once; one more is closed with 1013, try again later
 (the page then falls back to asking now and then, as it does after any drop)."""
+PER_ADDRESS: Final = 20
+"""Lobby sockets one client address may keep open at once (a person's tabs and devices behind
+one router): past it, 1013 too, so that one outsider cannot take every place of the lobby."""
 TRY_AGAIN_LATER: Final = 1013
+POLICY_VIOLATION: Final = 1008
 
 
 class LobbyFeed:
@@ -38,6 +42,7 @@ class LobbyFeed:
     def __init__(self, room: CardRoom) -> None:
         self.room = room
         self.sockets: set[WebSocket] = set()
+        self._by_address: dict[str, int] = {}
         self._telling: asyncio.Task[None] | None = None
         self._again = False
         room.hub.on_lobby_change(self.changed)
@@ -72,18 +77,32 @@ class LobbyFeed:
     async def serve(self, socket: WebSocket) -> None:
         """One lobby page's socket, for as long as it stays open."""
         await socket.accept()
-        if len(self.sockets) >= MAX_SOCKETS:
+        address = socket.client.host if socket.client is not None else "unknown"
+        if len(self.sockets) >= MAX_SOCKETS or self._by_address.get(address, 0) >= PER_ADDRESS:
             await socket.close(TRY_AGAIN_LATER, "the lobby is full just now; try again later")
             return
         self.sockets.add(socket)
+        self._by_address[address] = self._by_address.get(address, 0) + 1
         try:
             await socket.send_text(await self._message())
             while True:
-                await socket.receive_text()
+                # The client has nothing to say here: a frame of any kind is read and dropped,
+                # and a binary one (which receive_text would fail on) closes the socket.
+                message = await socket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if message.get("bytes") is not None:
+                    await socket.close(POLICY_VIOLATION, "the lobby's socket takes no messages")
+                    break
         except WebSocketDisconnect:
             pass
         finally:
             self.sockets.discard(socket)
+            left = self._by_address.get(address, 1) - 1
+            if left:
+                self._by_address[address] = left
+            else:
+                self._by_address.pop(address, None)
             if socket.application_state == WebSocketState.CONNECTED:
                 with contextlib.suppress(Exception):
                     await socket.close()
