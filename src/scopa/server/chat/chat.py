@@ -17,17 +17,15 @@ from __future__ import annotations
 
 import logging
 from collections import deque
+from collections.abc import Iterable, Sequence
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import Any, Final, Protocol
 from weakref import WeakKeyDictionary
 
 from ..store import chat_queries
-from ..store.storage import Storage, now
+from ..store.storage import Storage, StoredSeat, now
 from ..table.protocol import ProtocolError, ReportRequest, SayRequest, encode
 from ..table.ratelimit import TokenBucket
-
-if TYPE_CHECKING:
-    from ..table.tables import Table
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +47,32 @@ class Talker(Protocol):
     token: str | None
 
     def push(self, text: str) -> None: ...
+
+
+class Hearer(Protocol):
+    """A connection the table's messages go to: its seat (``None``: a spectator)."""
+
+    seat: int | None
+
+    def push(self, text: str) -> None: ...
+
+
+class Table(Protocol):
+    """What the chat reads of its table: where it is, its seats and who listens. A protocol,
+    not the table's class, so the chat and the table that holds it import one way only."""
+
+    code: str
+    status: str
+    match_id: int | None
+
+    @property
+    def seats(self) -> Sequence[StoredSeat]: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def listeners(self) -> Iterable[Hearer]: ...
 
 
 class TableChat:
