@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import multiprocessing
 import os
 import random
 import sys
-import time
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -79,18 +80,12 @@ def _finished_record(seed: int) -> dict[str, Any]:
     return game.record()
 
 
-def hold_until(path: str) -> None:
-    """Keeps a reviews' worker busy until ``path`` exists (at most ``TIMEOUT``), so that a
-    review asked for meanwhile is still running when the test looks."""
-    deadline = time.monotonic() + TIMEOUT
-    while not os.path.exists(path) and time.monotonic() < deadline:
-        time.sleep(0.01)
+def hold_until(gate: threading.Event) -> None:
+    """Keeps a reviews' worker busy until ``gate`` is set (at most ``TIMEOUT``), so that a
+    review asked for meanwhile is still running when the test looks. ``gate`` is a manager's
+    event: the worker is another process."""
+    gate.wait(TIMEOUT)
 
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    async with running_server(settings_for(tmp_path)) as running:
-        yield running
 
 
 async def test_only_a_seat_of_the_match_or_an_account_may_ask(server: Server) -> None:
@@ -158,8 +153,9 @@ async def test_a_full_review_queue_refuses_with_retry_after_and_queues_nothing(
         grant = await _finished(server, lobby, seed=4)
         match = grant["table"]["match"]
         url = f"/api/replays/{match}/reviews"
-        gate = tmp_path / "go"
-        held = asyncio.create_task(server.room.pool.run(hold_until, str(gate), reviews=True))
+        manager = multiprocessing.Manager()
+        gate = manager.Event()
+        held = asyncio.create_task(server.room.pool.run(hold_until, gate, reviews=True))
         try:
             first = await lobby.http.post(url, json={"seat": 0, "token": grant["token"]})
             assert first.status_code == 202
@@ -175,8 +171,9 @@ async def test_a_full_review_queue_refuses_with_retry_after_and_queues_nothing(
             nobody = await lobby.http.get(f"{url}/1")
             assert nobody.status_code == 404  # nothing was queued for seat 1
         finally:
-            gate.touch()
+            gate.set()
             await asyncio.wait_for(held, TIMEOUT)
+            manager.shutdown()
         await asyncio.wait_for(running, TIMEOUT)
         again = await lobby.http.post(url, json={"seat": 1, "token": grant["token"]})
         assert again.status_code == 202  # room again once the first is done
