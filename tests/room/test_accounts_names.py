@@ -43,11 +43,6 @@ CYRILLIC_ANNA = "\u0410nna"
 WEB_I18N = Path(__file__).resolve().parents[2] / "src" / "scopa" / "web" / "i18n"
 
 
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    async with running_server(settings_for(tmp_path)) as running:
-        yield running
-
 
 def client(server: Server) -> httpx.AsyncClient:
     return httpx.AsyncClient(base_url=server.url, timeout=60)

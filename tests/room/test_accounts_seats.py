@@ -4,7 +4,6 @@ clear, and a password change keeps the seats."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -12,18 +11,13 @@ import pytest
 from scopa.server.accounts.seatkeys import KEY_COOKIE
 from scopa.server.client import Lobby, TableConnection
 
-from .server_support import TIMEOUT, Server, anyio_backend, running_server, settings_for
+from .server_support import TIMEOUT, Server, anyio_backend
 
 pytestmark = pytest.mark.anyio
 __all__ = ["anyio_backend"]
 
 PASSWORD = "a good password"
 
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    async with running_server(settings_for(tmp_path)) as running:
-        yield running
 
 
 async def _log_in(lobby: Lobby, name: str, register: bool = False) -> None:

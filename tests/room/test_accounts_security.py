@@ -5,7 +5,6 @@ another, and no password or session secret in the database, the log or a respons
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
@@ -21,11 +20,6 @@ __all__ = ["anyio_backend"]
 
 PASSWORD = "correct horse battery"
 
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    async with running_server(settings_for(tmp_path)) as running:
-        yield running
 
 
 def client(server: Server) -> httpx.AsyncClient:

@@ -6,8 +6,6 @@ chat; a banned account cannot log in and is told why."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,10 +19,7 @@ from .server_support import (
     Seated,
     Server,
     anyio_backend,
-    fresh_postgres,
-    running_server,
     seat_people,
-    settings_for,
 )
 
 pytestmark = pytest.mark.anyio
@@ -32,24 +27,6 @@ __all__ = ["anyio_backend"]
 
 PASSWORD = "a good password"
 
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    async with running_server(settings_for(tmp_path)) as running:
-        yield running
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-async def stored_server(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Server]:
-    """A server on each database the room runs on, for what the chat stores."""
-    if request.param == "sqlite":
-        async with running_server(settings_for(tmp_path)) as running:
-            yield running
-    else:
-        async with fresh_postgres() as url, running_server(
-            settings_for(tmp_path, db_url=url)
-        ) as running:
-            yield running
 
 
 def said(message: dict[str, Any]) -> bool:

@@ -4,7 +4,6 @@ reason the account is shown; an unknown name or no reason is one line and exit s
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import anyio
@@ -13,18 +12,13 @@ import pytest
 from scopa.cli import main
 from scopa.server.client import Lobby, TableConnection
 
-from .server_support import TIMEOUT, Server, anyio_backend, running_server, settings_for
+from .server_support import TIMEOUT, Server, anyio_backend
 
 pytestmark = pytest.mark.anyio
 __all__ = ["anyio_backend"]
 
 PASSWORD = "a good password"
 
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    async with running_server(settings_for(tmp_path)) as running:
-        yield running
 
 
 async def moderate(tmp_path: Path, *args: str) -> int:

@@ -5,7 +5,6 @@ ones out and gives your own rank; unknown pools and names are 404s with a senten
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -29,11 +28,6 @@ from .server_support import (
 pytestmark = pytest.mark.anyio
 __all__ = ["anyio_backend"]
 
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    async with running_server(settings_for(tmp_path)) as running:
-        yield running
 
 
 async def _seed_players(server: Server) -> None:

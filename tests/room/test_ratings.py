@@ -5,8 +5,6 @@ ends (an abandoned one as a loss) while a casual one is only recorded."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,10 +28,7 @@ from .server_support import (
     Seated,
     Server,
     anyio_backend,
-    fresh_postgres,
     play_randomly,
-    running_server,
-    settings_for,
 )
 
 __all__ = ["anyio_backend"]
@@ -78,16 +73,10 @@ def test_pools_and_ranks() -> None:
 # -- at a real card room --------------------------------------------------------------------
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-async def server(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Server]:
-    if request.param == "sqlite":
-        async with running_server(settings_for(tmp_path)) as running:
-            yield running
-    else:
-        async with fresh_postgres() as url, running_server(
-            settings_for(tmp_path, db_url=url)
-        ) as running:
-            yield running
+@pytest.fixture
+def server(stored_server: Server) -> Server:
+    """Ratings are stored: each test runs on each database the room runs on."""
+    return stored_server
 
 
 async def _account(server: Server, name: str) -> Lobby:

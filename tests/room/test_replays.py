@@ -5,8 +5,6 @@ refused and reveals nothing, an unknown one is a 404."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -19,18 +17,11 @@ from .server_support import (
     Server,
     anyio_backend,
     play_randomly,
-    running_server,
-    settings_for,
 )
 
 pytestmark = pytest.mark.anyio
 __all__ = ["anyio_backend"]
 
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    async with running_server(settings_for(tmp_path)) as running:
-        yield running
 
 
 async def test_a_finished_match_replays_frame_by_frame(server: Server) -> None:

@@ -6,7 +6,6 @@ progress, is stored once and never worked out again."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -86,11 +85,6 @@ def test_a_seat_outside_the_match_is_refused() -> None:
 
 # -- at a real card room --------------------------------------------------------------------
 
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    async with running_server(settings_for(tmp_path)) as running:
-        yield running
 
 
 async def _stored(server: Server) -> int:
