@@ -19,7 +19,7 @@ import pytest
 
 from scopa import Game
 from scopa.server.client import Closed, Lobby, TableConnection
-from scopa.server.cluster.hub import RedisHub
+from scopa.server.cluster.hub import LocalHub, RedisHub
 
 from .server_support import (
     LOCATIONS,
@@ -342,3 +342,43 @@ async def test_two_rooms_on_two_databases_of_one_redis_never_read_each_others_me
         finally:
             await first.close()
             await second.close()
+
+
+async def test_a_message_told_to_a_person_reaches_every_process_of_its_room_only() -> None:
+    """``tell`` is heard by every process of the room, the teller's too (any of them may hold
+    the person's socket), and by none of a room on another database of the same Redis; the
+    stray message goes first, so had it crossed over it would be the first one heard."""
+    async with fresh_redis() as url, fresh_redis() as other_url:
+        heard: dict[str, asyncio.Queue[tuple[str, dict[str, Any]]]] = {
+            name: asyncio.Queue() for name in ("a", "b", "other")
+        }
+        hubs = {"a": RedisHub(url, "a"), "b": RedisHub(url, "b"),
+                "other": RedisHub(other_url, "a")}
+
+        async def ignore(message: dict[str, Any]) -> None:
+            pass
+
+        for name, hub in hubs.items():
+            hub.on_told(lambda person, message, name=name: heard[name].put_nowait(
+                (person, message)))
+            await hub.open(ignore)
+        try:
+            await hubs["other"].tell("account:7", {"type": "stray"})
+            await hubs["a"].tell("account:7", {"type": "challenge", "from": "Anna"})
+            expected = ("account:7", {"type": "challenge", "from": "Anna"})
+            for name in ("a", "b"):
+                assert await asyncio.wait_for(heard[name].get(), TIMEOUT) == expected
+            assert await asyncio.wait_for(heard["other"].get(), TIMEOUT) == (
+                "account:7", {"type": "stray"})
+            assert heard["a"].empty() and heard["b"].empty()
+        finally:
+            for hub in hubs.values():
+                await hub.close()
+
+
+async def test_one_process_alone_hears_what_it_tells() -> None:
+    hub = LocalHub("alone")
+    heard: list[tuple[str, dict[str, Any]]] = []
+    hub.on_told(lambda person, message: heard.append((person, message)))
+    await hub.tell("guest:x1", {"type": "paired", "table": "ABC123"})
+    assert heard == [("guest:x1", {"type": "paired", "table": "ABC123"})]

@@ -35,6 +35,8 @@ from ..table.protocol import encode_list
 log = logging.getLogger(__name__)
 
 Deliver = Callable[[dict[str, Any]], Awaitable[None]]
+Told = Callable[[str, dict[str, Any]], None]
+"""A listener of messages to people: called with the person's key and the message."""
 
 LEASE_SECONDS: Final = 7.0
 """A lease not renewed for this long expires: the longest a dead owner's tables wait for a new
@@ -138,6 +140,14 @@ class Hub(Protocol):
         """Call ``heard`` after every :meth:`lobby_changed` of any process, this one's too (the
         lobby's live list, :mod:`..lobby_feed`, listens)."""
 
+    async def tell(self, person: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to ``person`` (a key naming an account or a guest), wherever in the
+        room their sockets are: every process's listeners hear it, and those that hold one of
+        the person's sockets pass it on (lost if the person has none open anywhere)."""
+
+    def on_told(self, heard: Told) -> None:
+        """Call ``heard`` with each :meth:`tell` of any process, this one's too."""
+
 
 class LocalHub:
     """One process alone: it owns every table, and there is nobody else."""
@@ -147,6 +157,7 @@ class LocalHub:
     def __init__(self, name: str) -> None:
         self.name = name
         self._lobby_heard: list[Callable[[], None]] = []
+        self._told: list[Told] = []
 
     async def open(self, deliver: Deliver) -> None:
         pass
@@ -194,6 +205,13 @@ class LocalHub:
     def on_lobby_change(self, heard: Callable[[], None]) -> None:
         self._lobby_heard.append(heard)
 
+    async def tell(self, person: str, message: dict[str, Any]) -> None:
+        for heard in self._told:
+            heard(person, message)
+
+    def on_told(self, heard: Told) -> None:
+        self._told.append(heard)
+
 
 class RedisHub:
     """Processes sharing one room through Redis: leases, inboxes, and who is alive."""
@@ -212,16 +230,20 @@ class RedisHub:
         self._hand = self.redis.register_script(_HAND)
         self._lease_ms = int(LEASE_SECONDS * 1000)
         self._lobby_heard: list[Callable[[], None]] = []
-        # A channel per database, as the inboxes are (see inbox()).
+        self._told: list[Told] = []
+        # Channels per database, as the inboxes are (see inbox()).
         database = self.redis.connection_pool.connection_kwargs.get("db", 0)
         self._lobby_channel = f"{PREFIX}{database}:lobby"
+        self._people_channel = f"{PREFIX}{database}:people"
 
     @staticmethod
     def _lease(code: str) -> str:
         return f"{PREFIX}lease:{code}"
 
     async def open(self, deliver: Deliver) -> None:
-        await self._pubsub.subscribe(inbox(self.redis, self.name), self._lobby_channel)
+        await self._pubsub.subscribe(
+            inbox(self.redis, self.name), self._lobby_channel, self._people_channel
+        )
         await self._beat()
         self._reader = asyncio.create_task(self._read(deliver), name="scopa-hub")
 
@@ -232,6 +254,11 @@ class RedisHub:
                     heard()
                 continue
             try:
+                if message["channel"] == self._people_channel:
+                    told = json.loads(message["data"])
+                    for listener in self._told:
+                        listener(str(told["to"]), told["message"])
+                    continue
                 found = json.loads(message["data"])
                 for each in found if isinstance(found, list) else [found]:
                     await deliver(each)
@@ -356,6 +383,13 @@ class RedisHub:
 
     def on_lobby_change(self, heard: Callable[[], None]) -> None:
         self._lobby_heard.append(heard)
+
+    async def tell(self, person: str, message: dict[str, Any]) -> None:
+        told = json.dumps({"to": person, "message": message})
+        await self.redis.publish(self._people_channel, told)
+
+    def on_told(self, heard: Told) -> None:
+        self._told.append(heard)
 
     async def alive(self) -> set[str]:
         now = await self._now()

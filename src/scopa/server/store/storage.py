@@ -206,7 +206,9 @@ def _upgrade(connection: sa.Connection) -> None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
-    command.upgrade(config, "head")
+    # Every head: features built side by side may each add a migration after the same one
+    # (alembic's branches), and a room must have them all.
+    command.upgrade(config, "heads")
 
 
 class Storage:
