@@ -80,11 +80,15 @@ accounts = sa.Table(
     sa.Column("name_key", sa.String(64), nullable=False, unique=True),
     sa.Column("password_hash", sa.String(256), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("deleted_at", sa.DateTime(timezone=True), nullable=True),
 )
 """A person who registered. ``name_key`` is what the name looks like (the SHA-256 of its TR39
 skeleton, :func:`scopa.server.accounts.accounts.name_key`): names are unique in it. A few
 accounts made before migration 0008 keep their old key, the name case-folded, where their name
-looks like an older account's (docs/accounts.md)."""
+looks like an older account's (docs/accounts.md). A deleted account is a tombstone: its id
+stays (matches, ratings and reports point at it), its name and password hash are blanked,
+``deleted_at`` says when, and its ``name_key`` keeps the name from others until it is released
+(:mod:`.deletion_queries`)."""
 
 sessions = sa.Table(
     "sessions",
@@ -241,3 +245,36 @@ account_sanctions = sa.Table(
 )
 """A moderator's sanction on an account (``scopa moderate``): ``silence`` (the quick phrases
 only) or ``ban`` (no login); the account is shown ``reason``."""
+
+
+# Challenges and friends (issue 23, item 2).
+
+follows = sa.Table(
+    "follows",
+    metadata,
+    sa.Column("follower_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("followed_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+"""One account following another: the follower sees whether the followed is online, and at
+which table. Its key makes a follow once, however many times it is asked for."""
+
+blocks = sa.Table(
+    "blocks",
+    metadata,
+    sa.Column("blocker_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("blocked_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_blocks_blocked", "blocked_id"),
+)
+"""One account blocking another: no challenges either way, the blocked one's chat hidden from
+the blocker, and the pools never pair the two. Read both ways, hence the second index."""
+
+challenge_settings = sa.Table(
+    "challenge_settings",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("accepts", sa.String(8), nullable=False),
+)
+"""Whom an account takes challenges from: ``all``, ``follows`` (those it follows) or ``none``.
+An account with no row takes them from all."""

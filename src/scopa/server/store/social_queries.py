@@ -1,0 +1,201 @@
+"""The reads and writes of challenges and friends: who follows whom, who blocked whom, and whom
+an account takes challenges from (issue 23, item 2).
+
+Like :mod:`.account_queries`, each function is one read on one connection or one transaction
+through the room's writer (:meth:`.Storage.write`). A follow or a block asked for twice is
+one row (the second ask finds it there, or meets the key if another process wrote it first), so
+every write here may be repeated. :func:`blocked_among` is what the pools ask before pairing
+people, and what the chat asks before showing one person's word to another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from .account_queries import chosen, named
+from .schema import accounts, blocks, challenge_settings, follows
+from .storage import Storage
+
+ACCEPTS = ("all", "follows", "none")
+"""Whom an account takes challenges from; the first is what an account without a row has."""
+
+
+@dataclass(frozen=True)
+class Named:
+    """An account as another person finds it: its id and its name as written."""
+
+    account_id: int
+    name: str
+
+
+async def account_named(storage: Storage, name_key: str, legacy_key: str) -> Named | None:
+    """The account a typed name finds (keys as :func:`.account_queries.login_row` takes them),
+    or None for a name nobody has."""
+    async with storage.engine.connect() as connection:
+        rows = (
+            await connection.execute(
+                sa.select(accounts.c.id, accounts.c.name, accounts.c.name_key)
+                .where(named(name_key, legacy_key))
+            )
+        ).all()
+    row = chosen(rows, legacy_key)
+    return None if row is None else Named(int(row.id), str(row.name))
+
+
+async def _add_pair(
+    storage: Storage, table: sa.Table, first: int, second: int, moment: datetime
+) -> bool:
+    """Add the row (``first``, ``second``) to ``follows`` or ``blocks``; whether it is new."""
+    one, other = table.c[0], table.c[1]
+
+    async def run(connection: AsyncConnection) -> bool:
+        found = await connection.scalar(
+            sa.select(sa.func.count()).select_from(table).where(one == first, other == second)
+        )
+        if found:
+            return False
+        await connection.execute(table.insert().values({one.name: first, other.name: second,
+                                                        "at": moment}))
+        return True
+
+    try:
+        return await storage.write(run)
+    except sa.exc.IntegrityError:
+        return False  # another process wrote the same row a moment before
+
+
+async def _remove_pair(storage: Storage, table: sa.Table, first: int, second: int) -> bool:
+    """Remove the row (``first``, ``second``) from ``follows`` or ``blocks``; whether it was
+    there."""
+    one, other = table.c[0], table.c[1]
+
+    async def run(connection: AsyncConnection) -> bool:
+        result = await connection.execute(table.delete().where(one == first, other == second))
+        return result.rowcount > 0
+
+    return await storage.write(run)
+
+
+async def follow(storage: Storage, follower: int, followed: int, moment: datetime) -> bool:
+    """``follower`` follows ``followed`` from now on; whether they did not already."""
+    return await _add_pair(storage, follows, follower, followed, moment)
+
+
+async def unfollow(storage: Storage, follower: int, followed: int) -> bool:
+    """``follower`` no longer follows ``followed``; whether they did."""
+    return await _remove_pair(storage, follows, follower, followed)
+
+
+async def block(storage: Storage, blocker: int, blocked: int, moment: datetime) -> bool:
+    """``blocker`` blocks ``blocked``: and no longer follows them. Whether the block is new."""
+
+    async def run(connection: AsyncConnection) -> None:
+        await connection.execute(
+            follows.delete().where(follows.c.follower_id == blocker,
+                                   follows.c.followed_id == blocked)
+        )
+
+    await storage.write(run)
+    return await _add_pair(storage, blocks, blocker, blocked, moment)
+
+
+async def unblock(storage: Storage, blocker: int, blocked: int) -> bool:
+    """``blocker`` lifts their block on ``blocked``; whether there was one."""
+    return await _remove_pair(storage, blocks, blocker, blocked)
+
+
+async def followed_by(storage: Storage, account_id: int) -> list[Named]:
+    """The accounts ``account_id`` follows, by name."""
+    async with storage.engine.connect() as connection:
+        rows = (
+            await connection.execute(
+                sa.select(accounts.c.id, accounts.c.name)
+                .join(follows, follows.c.followed_id == accounts.c.id)
+                .where(follows.c.follower_id == account_id)
+                .order_by(accounts.c.name_key)
+            )
+        ).all()
+    return [Named(int(row.id), str(row.name)) for row in rows]
+
+
+async def followers_of(storage: Storage, account_id: int) -> list[int]:
+    """The accounts that follow ``account_id``: those told when it comes and goes."""
+    async with storage.engine.connect() as connection:
+        found = (
+            await connection.execute(
+                sa.select(follows.c.follower_id).where(follows.c.followed_id == account_id)
+            )
+        ).scalars().all()
+    return [int(value) for value in found]
+
+
+async def follows_one(storage: Storage, follower: int, followed: int) -> bool:
+    """Whether ``follower`` follows ``followed``."""
+    async with storage.engine.connect() as connection:
+        found = await connection.scalar(
+            sa.select(sa.func.count()).select_from(follows).where(
+                follows.c.follower_id == follower, follows.c.followed_id == followed
+            )
+        )
+    return bool(found)
+
+
+async def blocked_by(storage: Storage, account_id: int) -> list[Named]:
+    """The accounts ``account_id`` blocked, by name."""
+    async with storage.engine.connect() as connection:
+        rows = (
+            await connection.execute(
+                sa.select(accounts.c.id, accounts.c.name)
+                .join(blocks, blocks.c.blocked_id == accounts.c.id)
+                .where(blocks.c.blocker_id == account_id)
+                .order_by(accounts.c.name_key)
+            )
+        ).all()
+    return [Named(int(row.id), str(row.name)) for row in rows]
+
+
+async def blocked_among(storage: Storage, account_ids: Collection[int]) -> set[frozenset[int]]:
+    """Every pair of ``account_ids`` where one blocked the other (either way, one pair each):
+    the pairs the pools must not seat together, and the chat must keep apart."""
+    wanted = set(account_ids)
+    if len(wanted) < 2:
+        return set()
+    async with storage.engine.connect() as connection:
+        rows = (
+            await connection.execute(
+                sa.select(blocks.c.blocker_id, blocks.c.blocked_id).where(
+                    blocks.c.blocker_id.in_(wanted), blocks.c.blocked_id.in_(wanted)
+                )
+            )
+        ).all()
+    return {frozenset((int(row.blocker_id), int(row.blocked_id))) for row in rows}
+
+
+async def accepts_from(storage: Storage, account_id: int) -> str:
+    """Whom ``account_id`` takes challenges from: one of :data:`ACCEPTS`."""
+    async with storage.engine.connect() as connection:
+        found = await connection.scalar(
+            sa.select(challenge_settings.c.accepts).where(
+                challenge_settings.c.account_id == account_id
+            )
+        )
+    return ACCEPTS[0] if found is None else str(found)
+
+
+async def set_accepts(storage: Storage, account_id: int, accepts: str) -> None:
+    """Set whom ``account_id`` takes challenges from (one of :data:`ACCEPTS`)."""
+
+    async def run(connection: AsyncConnection) -> None:
+        await connection.execute(
+            challenge_settings.delete().where(challenge_settings.c.account_id == account_id)
+        )
+        await connection.execute(
+            challenge_settings.insert().values(account_id=account_id, accepts=accepts)
+        )
+
+    await storage.write(run)
