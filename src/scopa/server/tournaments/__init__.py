@@ -1,0 +1,1 @@
+"""Tournaments in the card room: arenas and Swiss nights, paired, directed and scored here."""
