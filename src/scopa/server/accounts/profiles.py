@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, Path, Request
 from pydantic import BaseModel, Field
 
 from ...rules import Rules
-from ..store import rating_queries
+from ..store import puzzle_queries, rating_queries
 from ..store.rating_queries import NamedRating, RecordedMatch
 from ..store.storage import Storage
 from ..table.room import CardRoom
@@ -111,6 +111,13 @@ class PlayedMatch(BaseModel):
     change: int | None = Field(description="the rating's change, for a rated match")
 
 
+class PuzzleRating(BaseModel):
+    preset: str = Field(description="the game: scopa or escoba")
+    rating: int = Field(description="shown as a match rating is: 1000 + 40 (mu - 3 sigma)")
+    tries: int = Field(description="puzzles tried (the first try of each counts)")
+    solved: int
+
+
 class Profile(BaseModel):
     id: int
     name: str
@@ -120,6 +127,7 @@ class Profile(BaseModel):
     abandoned: int
     ratings: list[PoolRating]
     recent: list[PlayedMatch]
+    puzzles: list[PuzzleRating] = Field(description="the puzzle rating in each game tried")
 
 
 @router.get("/pools")
@@ -191,6 +199,11 @@ async def profile(name: Annotated[str, Path(max_length=64)], request: Request) -
             for row in account.ratings
         ],
         recent=[_played(row, changes.get(row.match_id)) for row in account.recent],
+        puzzles=[
+            PuzzleRating(preset=row.preset, rating=display(row.mu, row.sigma), tries=row.tries,
+                         solved=row.solved)
+            for row in await puzzle_queries.ratings_of(_storage(request), account.account_id)
+        ],
     )
 
 

@@ -3,8 +3,13 @@
 A puzzle is asked for as a question: the position (on the last deal the seat knows every card,
 the other hand included) and the legal moves, never the best move, the moves' values, the
 solver's line or the themes. Those come back only in the answer to a try. The next puzzle can
-be asked by theme; the daily puzzle is the same for everyone on a day (UTC), drawn from the
-day's date.
+be asked by theme, or near the asking player's puzzle rating; the daily puzzle is the same for
+everyone on a day (UTC), drawn from the day's date.
+
+A logged-in player's first try of a puzzle moves their puzzle rating (:mod:`.ratings`); a later
+try of the same puzzle is answered as the first was, and says that it changed nothing. Guests
+play unrated. The rating a question shows is the puzzle's on the room's scale, not the rough
+one its set's file keeps.
 """
 
 from __future__ import annotations
@@ -12,20 +17,32 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from functools import cache
-from typing import Annotated, Any
+from typing import Annotated, Any, Final, cast
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import BaseModel, Field
 
 from ...moves import Move
 from ...puzzles import THEMES, Puzzle
 from ...puzzles.sets import PRESETS, shipped
+from ..accounts.accounts import current_account, require_account
 from ..lobby import rate_limit
+from ..store import puzzle_queries
+from ..store.puzzle_queries import PuzzleRating, PuzzleTry
+from ..store.storage import Storage, now
+from ..table.room import CardRoom
 from ..table.tables import LobbyError
+from .ratings import NEWCOMER, Strength, nearest, rated, rater
 
 router = APIRouter(prefix="/api/puzzles", tags=["puzzles"], dependencies=[Depends(rate_limit)])
 
 PresetName = Annotated[str, Path(description="scopa or escoba", max_length=16)]
+HISTORY: Final = 50
+"""The latest tries a player's history lists."""
+
+
+def _storage(request: Request) -> Storage:
+    return cast(CardRoom, request.app.state.room).storage
 
 
 @cache
@@ -55,7 +72,7 @@ def question(puzzle: Puzzle, preset: str) -> dict[str, Any]:
     return {
         "id": puzzle.id,
         "preset": preset,
-        "rating": puzzle.rating,
+        "rating": rated(puzzle).shown,
         "rules": puzzle.position.rules.to_dict(),
         "position": puzzle.position.to_dict(),
         "legal_moves": list(puzzle.values),
@@ -69,10 +86,15 @@ def today() -> dt.date:
 @router.get("/{preset}/next")
 async def next_puzzle(
     preset: PresetName,
+    request: Request,
     theme: Annotated[str | None, Query(max_length=32, description="one of the themes")] = None,
     after: Annotated[str | None, Query(max_length=32, description="the last puzzle's id")] = None,
+    near: Annotated[bool, Query(description="near your puzzle rating, one you have not "
+                                            "tried (logged in; a guest gets the next)")] = False,
 ) -> dict[str, Any]:
-    """The puzzle after ``after`` (the first one without it), of ``theme`` if given."""
+    """The puzzle after ``after`` (the first one without it), of ``theme`` if given; with
+    ``near``, for a logged-in player, the one nearest their puzzle rating of those they have
+    not tried (of equally near ones, the first after ``after``)."""
     puzzles, index = _puzzles(preset)
     if theme is not None and theme not in THEMES:
         raise LobbyError(422, f"there is no theme {theme!r}; the themes are: {', '.join(THEMES)}")
@@ -81,6 +103,15 @@ async def next_puzzle(
         if after not in index:
             raise LobbyError(404, f"there is no {preset} puzzle {after!r}")
         start = index[after] + 1
+    account = await current_account(request) if near else None
+    if account is not None:
+        storage = _storage(request)
+        mine = await puzzle_queries.rating_of(storage, account.id, preset)
+        player = NEWCOMER if mine is None else Strength(mine.mu, mine.sigma)
+        tried = await puzzle_queries.tried(storage, account.id, preset)
+        found = nearest(puzzles, start, player, tried, theme)
+        if found is not None:
+            return question(found, preset)
     for offset in range(len(puzzles)):
         puzzle = puzzles[(start + offset) % len(puzzles)]
         if theme is None or theme in puzzle.themes:
@@ -97,6 +128,30 @@ async def daily_puzzle(preset: PresetName) -> dict[str, Any]:
     return {**question(puzzles[draw % len(puzzles)], preset), "day": day}
 
 
+def _rating_view(rating: PuzzleRating | None) -> dict[str, Any] | None:
+    if rating is None:
+        return None
+    return {"rating": Strength(rating.mu, rating.sigma).shown, "mu": rating.mu,
+            "sigma": rating.sigma, "tries": rating.tries, "solved": rating.solved}
+
+
+def _try_view(counted: PuzzleTry) -> dict[str, Any]:
+    return {"puzzle": counted.puzzle_id, "move": counted.move, "right": counted.solved,
+            "before": counted.display_before, "after": counted.display_after,
+            "at": counted.at.isoformat()}
+
+
+@router.get("/{preset}/mine")
+async def my_puzzles(preset: PresetName, request: Request) -> dict[str, Any]:
+    """Your puzzle rating in the game (null before your first try) and your latest tries,
+    newest first: the first try of each puzzle, the one that counted."""
+    _puzzles(preset)
+    account = await require_account(request)
+    rating, tries = await puzzle_queries.history(_storage(request), account.id, preset, HISTORY)
+    return {"preset": preset, "rating": _rating_view(rating),
+            "tries": [_try_view(counted) for counted in tries], "limit": HISTORY}
+
+
 @router.get("/{preset}/{puzzle_id}")
 async def one_puzzle(
     preset: PresetName, puzzle_id: Annotated[str, Path(max_length=32)]
@@ -110,10 +165,13 @@ class Try(BaseModel):
 
 @router.post("/{preset}/{puzzle_id}/try")
 async def try_move(
-    preset: PresetName, puzzle_id: Annotated[str, Path(max_length=32)], attempt: Try
+    preset: PresetName, puzzle_id: Annotated[str, Path(max_length=32)], attempt: Try,
+    request: Request,
 ) -> dict[str, Any]:
     """Right or wrong, and the answer: the best move, every move's value, the solver's line
-    after the best move and what it does (its themes)."""
+    after the best move and what it does (its themes). For a logged-in player, ``player``:
+    their puzzle rating before and after, and whether this try counted (only the first try of
+    a puzzle does; a later one changes nothing, and ``note`` says so)."""
     puzzle = _puzzle(preset, puzzle_id)
     try:
         move = str(Move.parse(attempt.move))
@@ -122,13 +180,32 @@ async def try_move(
     if move not in puzzle.values:
         raise LobbyError(422, f"{attempt.move!r} is not a legal move here; the legal moves are: "
                               f"{', '.join(puzzle.values)}")
+    right = move == str(puzzle.best)
+    account = await current_account(request, write=True)
+    player: dict[str, Any] | None = None
+    note = None
+    if account is not None:
+        counted = await puzzle_queries.count_try(
+            _storage(request), account.id, preset, puzzle.id, move, right, now(),
+            rater(preset, rated(puzzle), right))
+        shown = Strength(counted.rating.mu, counted.rating.sigma).shown
+        if counted.first:
+            before, after = counted.counted.display_before, counted.counted.display_after
+        else:
+            before = after = shown
+            note = (f"you tried this puzzle before: only the first try counts, so this one "
+                    f"leaves your puzzle rating at {shown}")
+        player = {"counted": counted.first, "before": before, "after": after,
+                  "rating": _rating_view(counted.rating)}
     return {
         "id": puzzle.id,
         "move": move,
-        "right": move == str(puzzle.best),
+        "right": right,
         "best": str(puzzle.best),
         "values": dict(puzzle.values),
         "line": [str(step) for step in puzzle.line],
         "themes": list(puzzle.themes),
-        "rating": puzzle.rating,
+        "rating": rated(puzzle).shown,
+        "player": player,
+        "note": note,
     }

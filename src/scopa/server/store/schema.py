@@ -274,3 +274,37 @@ challenge_settings = sa.Table(
 )
 """Whom an account takes challenges from: ``all``, ``follows`` (those it follows) or ``none``.
 An account with no row takes them from all."""
+
+# Puzzle ratings and tries (issue 24, item 1).
+
+puzzle_ratings = sa.Table(
+    "puzzle_ratings",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("preset", sa.String(16), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("tries", sa.Integer, nullable=False),
+    sa.Column("solved", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""An account's puzzle rating in one game (scopa or escoba): openskill's ``(mu, sigma)``, a
+rating kind of its own beside the match pools, and its counted tries and how many were right."""
+
+puzzle_tries = sa.Table(
+    "puzzle_tries",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("preset", sa.String(16), primary_key=True),
+    sa.Column("puzzle_id", sa.String(32), primary_key=True),
+    sa.Column("move", sa.String(64), nullable=False),
+    sa.Column("solved", sa.Boolean, nullable=False),
+    sa.Column("display_before", sa.Integer, nullable=False),
+    sa.Column("display_after", sa.Integer, nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_puzzle_tries_account_at", "account_id", "at"),
+)
+"""An account's first try of a puzzle, the one that counts: the move, solved or not, and the
+rating shown before and after. Its key keeps one try a puzzle, so a second try cannot count
+even when two arrive at once on two processes."""
+
