@@ -34,6 +34,9 @@ from .http_guards import SECURITY_HEADERS, BodyLimit, SecurityHeaders, page_poli
 from .lobby_feed import LobbyFeed
 from .puzzles import routes as puzzles
 from .settings import Settings
+from .social import routes as social
+from .social.challenges import Challenges
+from .social.feed import PeopleFeed
 from .table.room import CardRoom
 from .table.sockets import table_socket
 from .table.tables import LobbyError
@@ -73,6 +76,8 @@ def create_app(
     # What follows a finished match subscribes to its announcement; the tables know none of it.
     room.match_ends.subscribe(ratings.rater(room.storage))
     cluster = Cluster(room)
+    people = PeopleFeed(room)
+    challenges = Challenges(room, people)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -84,6 +89,8 @@ def create_app(
             yield
         finally:
             await reviews.shutdown(app)
+            await challenges.close()
+            await people.close()
             await cluster.close()
             await room.close()
 
@@ -101,15 +108,19 @@ def create_app(
     app.openapi_version = "3.0.3"
     app.state.room = room
     app.state.cluster = cluster
+    app.state.people = people
+    app.state.challenges = challenges
     app.include_router(lobby.router)
     app.include_router(accounts.router)
     app.include_router(profiles.router)
     app.include_router(replays.router)
     app.include_router(reviews.router)
     app.include_router(puzzles.router)
+    app.include_router(social.router)
     app.add_api_route("/healthz", lobby.health, methods=["GET"], tags=["health"])
     app.add_api_websocket_route("/ws/tables/{code}", table_socket)
     app.add_api_websocket_route("/ws/lobby", LobbyFeed(room).serve)
+    app.add_api_websocket_route("/ws/me", people.serve)
 
     # The page is the same for every request: made once, with the policy that fits it. The
     # online validator is off: its badge is an image from validator.swagger.io, which the

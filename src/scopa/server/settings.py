@@ -100,6 +100,8 @@ class Settings:
     """Login attempts (and password changes) allowed per account from one client address."""
     register_per_address: str = DEFAULT_REGISTER_PER_ADDRESS
     """Registrations allowed per client address (the ``limits`` library's notation)."""
+    challenge_seconds: float = 60.0
+    """Seconds a challenge waits for its answer before it expires (tests make it short)."""
 
     def __post_init__(self) -> None:
         low, high = self.bot_delay

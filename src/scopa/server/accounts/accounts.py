@@ -43,6 +43,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Depends, Path, Request, Response
 from pydantic import BaseModel, Field, StringConstraints
+from starlette.requests import HTTPConnection
 
 from ..store import account_queries, chat_queries, rating_queries
 from ..store.account_queries import SealedSeat
@@ -273,15 +274,15 @@ async def seat_key(password: str, account_id: int) -> bytes:
 # -- requests ------------------------------------------------------------------------------
 
 
-def _room(request: Request) -> CardRoom:
+def _room(request: HTTPConnection) -> CardRoom:
     return cast(CardRoom, request.app.state.room)
 
 
-def _database(request: Request) -> Database:
+def _database(request: HTTPConnection) -> Database:
     return _room(request).storage
 
 
-def check_origin(request: Request) -> None:
+def check_origin(request: HTTPConnection) -> None:
     """Refuse (403) a cookie-authenticated write sent by a page of another site. Browsers send
     ``Origin`` with every cross-site POST; a client that sends neither header is no browser, and
     so no page can have made it send the cookie."""
@@ -294,9 +295,9 @@ def check_origin(request: Request) -> None:
         raise LobbyError(403, "this request came from another site: it was refused")
 
 
-async def current_account(request: Request, write: bool = False) -> Account | None:
-    """The account of the session cookie the request carries, if it is a live session; a
-    ``write`` must also pass :func:`check_origin`."""
+async def current_account(request: HTTPConnection, write: bool = False) -> Account | None:
+    """The account of the session cookie the request (or WebSocket) carries, if it is a live
+    session; a ``write`` must also pass :func:`check_origin`."""
     secret = request.cookies.get(COOKIE)
     if not secret or len(secret) > 128:
         return None

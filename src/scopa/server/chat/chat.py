@@ -4,9 +4,10 @@ Everyone at a table (seats and spectators) may send the quick phrases. Free text
 seat's account (:func:`.chat_queries.seat_writer`), past its first :data:`FIRST_MATCHES`
 finished matches and not silenced by a moderator. A spectator's words go to the spectators
 alone while a match is being played, so nobody watching can pass the players information;
-once it is over (or before it starts) everyone hears them. Each message is stored before
-it is shown (its id is its row's), with the match it was said at, so the match's replay can
-show what everyone saw.
+once it is over (or before it starts) everyone hears them. A seat whose account blocked the
+speaker's hears nothing from them (:func:`.social_queries.seats_blocking`). Each message is
+stored before it is shown (its id is its row's), with the match it was said at, so the match's
+replay can show what everyone saw.
 
 Chat has its own limit per connection (:data:`BURST` messages, then one every
 ``WINDOW / BURST`` seconds): a flood is refused with ``chat_too_fast`` and changes nothing,
@@ -22,7 +23,7 @@ from types import SimpleNamespace
 from typing import Any, Final, Protocol
 from weakref import WeakKeyDictionary
 
-from ..store import chat_queries
+from ..store import chat_queries, social_queries
 from ..store.storage import Storage, StoredSeat, now
 from ..table.protocol import ProtocolError, ReportRequest, SayRequest, encode
 from ..table.ratelimit import TokenBucket
@@ -133,7 +134,12 @@ class TableChat:
         said = chat_queries.said(SimpleNamespace(id=message_id, **values))
         self.recent.append({**said, "version": table.version})
         text = encode({"type": "said", "table": table.code, **said})
+        # Not shown to a seat whose account blocked the speaker's (issue 23, item 2).
+        hidden = set() if seat is None else await social_queries.seats_blocking(
+            self._storage, table.code, seat)
         for listener in list(table.listeners):
+            if listener.seat in hidden:
+                continue
             if said["audience"] == "all" or listener.seat is None:
                 listener.push(text)
 

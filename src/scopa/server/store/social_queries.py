@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .account_queries import chosen, named
-from .schema import accounts, blocks, challenge_settings, follows
+from .schema import accounts, blocks, challenge_settings, follows, seat_accounts, tables
 from .storage import Storage
 
 ACCEPTS = ("all", "follows", "none")
@@ -92,12 +92,17 @@ async def unfollow(storage: Storage, follower: int, followed: int) -> bool:
 
 
 async def block(storage: Storage, blocker: int, blocked: int, moment: datetime) -> bool:
-    """``blocker`` blocks ``blocked``: and no longer follows them. Whether the block is new."""
+    """``blocker`` blocks ``blocked``: and neither follows the other any more (the blocked
+    one no longer sees when the blocker is online). Whether the block is new."""
 
     async def run(connection: AsyncConnection) -> None:
         await connection.execute(
-            follows.delete().where(follows.c.follower_id == blocker,
-                                   follows.c.followed_id == blocked)
+            follows.delete().where(
+                sa.or_(
+                    sa.and_(follows.c.follower_id == blocker, follows.c.followed_id == blocked),
+                    sa.and_(follows.c.follower_id == blocked, follows.c.followed_id == blocker),
+                )
+            )
         )
 
     await storage.write(run)
@@ -159,6 +164,17 @@ async def blocked_by(storage: Storage, account_id: int) -> list[Named]:
     return [Named(int(row.id), str(row.name)) for row in rows]
 
 
+async def has_blocked(storage: Storage, blocker: int, blocked: int) -> bool:
+    """Whether ``blocker`` blocked ``blocked``."""
+    async with storage.engine.connect() as connection:
+        found = await connection.scalar(
+            sa.select(sa.func.count()).select_from(blocks).where(
+                blocks.c.blocker_id == blocker, blocks.c.blocked_id == blocked
+            )
+        )
+    return bool(found)
+
+
 async def blocked_among(storage: Storage, account_ids: Collection[int]) -> set[frozenset[int]]:
     """Every pair of ``account_ids`` where one blocked the other (either way, one pair each):
     the pairs the pools must not seat together, and the chat must keep apart."""
@@ -199,3 +215,51 @@ async def set_accepts(storage: Storage, account_id: int, accepts: str) -> None:
         )
 
     await storage.write(run)
+
+
+async def playing_at(storage: Storage, account_ids: Collection[int]) -> dict[int, str]:
+    """The table each of ``account_ids`` holds a seat at where a match is being played (the
+    newest, for one seated at several): where a follower may watch them."""
+    wanted = set(account_ids)
+    if not wanted:
+        return {}
+    async with storage.engine.connect() as connection:
+        rows = (
+            await connection.execute(
+                sa.select(seat_accounts.c.account_id, tables.c.code)
+                .join(tables, tables.c.code == seat_accounts.c.table_code)
+                .where(seat_accounts.c.account_id.in_(wanted), tables.c.status == "playing")
+                .order_by(tables.c.created_at)
+            )
+        ).all()
+    return {int(row.account_id): str(row.code) for row in rows}
+
+
+async def seated_accounts(storage: Storage, code: str) -> list[int]:
+    """The accounts holding seats at table ``code``."""
+    async with storage.engine.connect() as connection:
+        found = (
+            await connection.execute(
+                sa.select(seat_accounts.c.account_id).where(seat_accounts.c.table_code == code)
+            )
+        ).scalars().all()
+    return [int(value) for value in found]
+
+
+async def seats_blocking(storage: Storage, code: str, seat: int) -> set[int]:
+    """The seats at table ``code`` whose accounts blocked the account holding ``seat``: those
+    the chat does not show that seat's words to."""
+    speaker = seat_accounts.alias("speaker")
+    hearer = seat_accounts.alias("hearer")
+    async with storage.engine.connect() as connection:
+        found = (
+            await connection.execute(
+                sa.select(hearer.c.seat)
+                .select_from(speaker)
+                .join(blocks, blocks.c.blocked_id == speaker.c.account_id)
+                .join(hearer, hearer.c.account_id == blocks.c.blocker_id)
+                .where(speaker.c.table_code == code, speaker.c.seat == seat,
+                       hearer.c.table_code == code)
+            )
+        ).scalars().all()
+    return {int(value) for value in found}

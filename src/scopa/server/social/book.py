@@ -1,0 +1,152 @@
+"""The open challenges, shared by every process of the room: one process alone keeps them in
+memory (:class:`LocalBook`), processes sharing a room in Redis (:class:`RedisBook`).
+
+A challenge is open until it is settled once: accepted, declined or expired. Settling is one
+atomic step (a Lua script in Redis), so a challenge accepted on one process as it expires on
+another is either accepted or expired, never both, and only the step that settled it tells
+anyone. A challenger has one open challenge to each person at a time (its *pair* key). A
+settled challenge is kept :data:`KEEP_SECONDS` more, so that a late answer hears that it
+expired, or was answered, rather than that there is no such challenge.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Final, Protocol
+
+import redis.asyncio as redis
+
+from ..cluster.hub import PREFIX
+
+KEEP_SECONDS: Final = 600.0
+"""How long a settled (or lapsed) challenge is remembered."""
+
+
+@dataclass(frozen=True)
+class Challenge:
+    id: str
+    from_id: int
+    from_name: str
+    to_id: int
+    to_name: str
+    preset: str
+    target: int | None
+    look: str
+    rated: bool
+    expires: float
+    """When it expires (seconds since the epoch)."""
+    state: str = "open"
+    """``open``, ``accepted``, ``declined`` or ``expired``."""
+
+    def offer(self, now: float) -> dict[str, Any]:
+        """The challenge as its two people see it (``expires_in``: seconds left)."""
+        return {
+            "id": self.id, "from": self.from_name, "to": self.to_name, "preset": self.preset,
+            "target": self.target, "look": self.look, "rated": self.rated,
+            "expires_in": max(0.0, round(self.expires - now, 1)),
+        }
+
+
+class Book(Protocol):
+    async def add(self, challenge: Challenge) -> bool:
+        """Keep ``challenge``, open; False (and nothing kept) if its challenger has an open
+        challenge to the same person already."""
+
+    async def get(self, challenge_id: str) -> Challenge | None:
+        """The challenge, open or settled (not past :data:`KEEP_SECONDS`), or None."""
+
+    async def settle(self, challenge: Challenge, state: str) -> Challenge | None:
+        """Settle the open ``challenge`` as ``state``; the settled challenge, or None if it
+        was settled already (or, for an answer, has expired)."""
+
+
+class LocalBook:
+    """One process alone: the challenges in a dict."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, Challenge] = {}
+        self._pairs: dict[tuple[int, int], str] = {}
+
+    async def add(self, challenge: Challenge) -> bool:
+        now = time.time()
+        for key, kept in list(self._kept.items()):
+            if kept.expires + KEEP_SECONDS < now:
+                del self._kept[key]
+        pair = (challenge.from_id, challenge.to_id)
+        held = self._kept.get(self._pairs.get(pair, ""))
+        if held is not None and held.state == "open" and held.expires > now:
+            return False
+        self._pairs[pair] = challenge.id
+        self._kept[challenge.id] = challenge
+        return True
+
+    async def get(self, challenge_id: str) -> Challenge | None:
+        return self._kept.get(challenge_id)
+
+    async def settle(self, challenge: Challenge, state: str) -> Challenge | None:
+        held = self._kept.get(challenge.id)
+        if held is None or held.state != "open":
+            return None
+        if state != "expired" and held.expires <= time.time():
+            return None
+        settled = self._kept[challenge.id] = replace(held, state=state)
+        self._pairs.pop((held.from_id, held.to_id), None)
+        return settled
+
+
+_ADD: Final = """
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[3]) then return 0 end
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[4])
+return 1
+"""
+_SETTLE: Final = """
+local kept = redis.call('GET', KEYS[1])
+if not kept then return false end
+local challenge = cjson.decode(kept)
+if challenge.state ~= 'open' then return false end
+if ARGV[1] ~= 'expired' and challenge.expires <= tonumber(ARGV[2]) then return false end
+challenge.state = ARGV[1]
+local settled = cjson.encode(challenge)
+redis.call('SET', KEYS[1], settled, 'KEEPTTL')
+if redis.call('GET', KEYS[2]) == challenge.id then redis.call('DEL', KEYS[2]) end
+return settled
+"""
+
+
+class RedisBook:
+    """Processes sharing a room: each challenge a JSON value in Redis, with its pair key."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self._redis = client
+        self._add = client.register_script(_ADD)
+        self._settle = client.register_script(_SETTLE)
+
+    @staticmethod
+    def _key(challenge_id: str) -> str:
+        return f"{PREFIX}challenge:{challenge_id}"
+
+    @staticmethod
+    def _pair(challenge: Challenge) -> str:
+        return f"{PREFIX}challenge-pair:{challenge.from_id}:{challenge.to_id}"
+
+    async def add(self, challenge: Challenge) -> bool:
+        left = max(1, int((challenge.expires - time.time()) * 1000))
+        added = await self._add(
+            keys=[self._pair(challenge), self._key(challenge.id)],
+            args=[challenge.id, json.dumps(asdict(challenge)), left,
+                  left + int(KEEP_SECONDS * 1000)],
+        )
+        return bool(added)
+
+    async def get(self, challenge_id: str) -> Challenge | None:
+        kept = await self._redis.get(self._key(challenge_id))
+        return None if kept is None else Challenge(**json.loads(kept))
+
+    async def settle(self, challenge: Challenge, state: str) -> Challenge | None:
+        settled = await self._settle(
+            keys=[self._key(challenge.id), self._pair(challenge)],
+            args=[state, time.time()],
+        )
+        return None if settled is None else Challenge(**json.loads(settled))

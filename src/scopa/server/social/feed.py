@@ -1,0 +1,222 @@
+"""The person's socket, ``/ws/me``: opened by the browser on every page while a player is
+logged in, it makes them online (:mod:`.presence`) and brings them, at once, the list of
+those they follow (who is online, and at which table) and their challenges.
+
+Whatever the room tells a person (:meth:`.Hub.tell`, heard by every process) reaches the
+person's ``/ws/me`` sockets on this process, as it was told. One message is this module's own
+and never sent as it is: ``friends_changed``, told to the followers of one who came or went,
+or whose match ended, makes this process read each such follower's list again and send it.
+A table that starts is heard as a change of the lobby (:meth:`.Hub.on_lobby_change`); the
+lists of this process's people who follow anyone are then read again, once for a burst.
+
+Bounded like the lobby's feed (:mod:`..lobby_feed`): sockets per process and per client
+address (1013 past either), a binary frame closes its socket with 1008, and so does a socket
+opened with no live session or from a page of another site. The client sends nothing else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from typing import Any, Final
+
+from fastapi import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketState
+
+from ..accounts.accounts import current_account
+from ..cluster.hub import RedisHub
+from ..lobby_feed import POLICY_VIOLATION, TRY_AGAIN_LATER
+from ..store import social_queries
+from ..table.finished import FinishedMatch
+from ..table.protocol import encode
+from ..table.room import CardRoom
+from ..table.tables import LobbyError
+from .presence import LocalPresence, Presence, RedisPresence
+
+log = logging.getLogger(__name__)
+
+MAX_SOCKETS: Final = 5000
+"""``/ws/me`` sockets a process keeps open at once; one more is closed with 1013."""
+PER_ADDRESS: Final = 20
+"""``/ws/me`` sockets one client address may keep open at once; past it, 1013 too."""
+FRIENDS_CHANGED: Final = "friends_changed"
+
+
+def person_of(account_id: int) -> str:
+    """The key a logged-in person goes by in the hub and in :mod:`.presence`."""
+    return f"account:{account_id}"
+
+
+class PeopleFeed:
+    """This process's ``/ws/me`` sockets, by person, and who is online in the room."""
+
+    def __init__(self, room: CardRoom) -> None:
+        self.room = room
+        self.presence: Presence = (
+            RedisPresence(room.hub.redis, room.name) if isinstance(room.hub, RedisHub)
+            else LocalPresence()
+        )
+        self.sockets: dict[str, set[WebSocket]] = {}
+        self._accounts: dict[str, int] = {}
+        self._following: set[str] = set()
+        """Those of this process's people who follow anyone: whose lists a table that starts
+        may change."""
+        self._by_address: dict[str, int] = {}
+        self._numbers = itertools.count()
+        self._refreshing: asyncio.Task[None] | None = None
+        self._again = False
+        self._tasks: set[asyncio.Task[None]] = set()
+        room.hub.on_told(self.told)
+        room.hub.on_lobby_change(self.lobby_changed)
+        room.match_ends.subscribe(self.match_ended)
+
+    def __len__(self) -> int:
+        return sum(len(sockets) for sockets in self.sockets.values())
+
+    # -- what the room tells people --------------------------------------------------------
+
+    def _soon(self, work: Any) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def told(self, person: str, message: dict[str, Any]) -> None:
+        """A message for ``person``, from any process: to their sockets here, if any."""
+        if person not in self.sockets:
+            return
+        if message.get("type") == FRIENDS_CHANGED:
+            self._soon(self.send_friends(person))
+            return
+        self._soon(self._send(person, encode(message)))
+
+    async def _send(self, person: str, text: str) -> None:
+        for socket in list(self.sockets.get(person, ())):
+            with contextlib.suppress(Exception):  # a socket closing meanwhile
+                await socket.send_text(text)
+
+    async def friends(self, account_id: int) -> list[dict[str, Any]]:
+        """Those ``account_id`` follows, by name: whether each is online, and the table where
+        each online one is playing (None: at none)."""
+        storage = self.room.storage
+        followed = await social_queries.followed_by(storage, account_id)
+        online = await self.presence.online([person_of(one.account_id) for one in followed])
+        here = [one.account_id for one in followed if person_of(one.account_id) in online]
+        tables = await social_queries.playing_at(storage, here)
+        return [
+            {
+                "name": one.name,
+                "online": person_of(one.account_id) in online,
+                "table": tables.get(one.account_id),
+            }
+            for one in followed
+        ]
+
+    async def send_friends(self, person: str) -> None:
+        """Read ``person``'s list again and send it to their sockets here."""
+        account_id = self._accounts.get(person)
+        if account_id is None:
+            return
+        try:
+            listed = await self.friends(account_id)
+        except Exception:
+            log.exception("the list of those %s follows could not be read", person)
+            return
+        if listed:
+            self._following.add(person)
+        else:
+            self._following.discard(person)
+        await self._send(person, encode({"type": "friends", "friends": listed}))
+
+    async def tell_followers(self, account_id: int) -> None:
+        """Those who follow ``account_id`` read their lists again, wherever they are."""
+        for follower in await social_queries.followers_of(self.room.storage, account_id):
+            await self.room.hub.tell(person_of(follower), {"type": FRIENDS_CHANGED})
+
+    def lobby_changed(self) -> None:
+        """A table was made, joined or started: the tables of those followed may differ."""
+        if not self._following:
+            return
+        if self._refreshing is not None and not self._refreshing.done():
+            self._again = True
+            return
+        self._refreshing = asyncio.create_task(self._refresh_all(), name="scopa-friends")
+
+    async def _refresh_all(self) -> None:
+        while True:
+            self._again = False
+            for person in list(self._following):
+                await self.send_friends(person)
+            if not self._again:
+                return
+
+    async def match_ended(self, match: FinishedMatch) -> None:
+        """The players of a finished match are at its table no more (or at a new one)."""
+        for account_id in await social_queries.seated_accounts(self.room.storage, match.code):
+            await self.tell_followers(account_id)
+
+    # -- the sockets -----------------------------------------------------------------------
+
+    async def serve(self, socket: WebSocket) -> None:
+        """One page's ``/ws/me`` socket, for as long as it stays open."""
+        await socket.accept()
+        try:
+            account = await current_account(socket, write=True)
+        except LobbyError as error:
+            await socket.close(POLICY_VIOLATION, error.message)
+            return
+        if account is None:
+            await socket.close(POLICY_VIOLATION, "log in first: /ws/me is a logged-in player's")
+            return
+        address = socket.client.host if socket.client is not None else "unknown"
+        if len(self) >= MAX_SOCKETS or self._by_address.get(address, 0) >= PER_ADDRESS:
+            await socket.close(TRY_AGAIN_LATER, "the room is full just now; try again later")
+            return
+        person = person_of(account.id)
+        number = str(next(self._numbers))
+        self.sockets.setdefault(person, set()).add(socket)
+        self._accounts[person] = account.id
+        self._by_address[address] = self._by_address.get(address, 0) + 1
+        try:
+            await socket.send_text(encode({"type": "me", "name": account.name}))
+            if await self.presence.came(person, number):
+                await self.tell_followers(account.id)
+            await self.send_friends(person)
+            while True:
+                message = await socket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if message.get("bytes") is not None:
+                    await socket.close(POLICY_VIOLATION, "/ws/me takes no messages")
+                    break
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await self._gone(person, socket, address, number, account.id)
+
+    async def _gone(
+        self, person: str, socket: WebSocket, address: str, number: str, account_id: int
+    ) -> None:
+        held = self.sockets.get(person, set())
+        held.discard(socket)
+        if not held:
+            self.sockets.pop(person, None)
+            self._accounts.pop(person, None)
+            self._following.discard(person)
+        left = self._by_address.get(address, 1) - 1
+        if left:
+            self._by_address[address] = left
+        else:
+            self._by_address.pop(address, None)
+        if socket.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await socket.close()
+        try:
+            if await self.presence.went(person, number):
+                await self.tell_followers(account_id)
+        except Exception:
+            log.exception("%s could not be marked offline", person)
+
+    async def close(self) -> None:
+        await self.presence.close()
