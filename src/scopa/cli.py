@@ -382,6 +382,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             review_queue=args.review_queue,
             review_per_address=args.review_per_address,
             review_per_account=args.review_per_account,
+            daily_arena=args.daily_arena,
+            daily_arena_minutes=args.daily_arena_minutes,
+            daily_arena_preset=args.daily_arena_preset,
         )
     except ValueError as error:
         raise UsageError(str(error)) from None
@@ -744,6 +747,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--review-per-account",
         metavar="LIMITS",
         help="reviews allowed per logged-in account (default: '10/minute;60/hour')",
+    )
+    serve.add_argument(
+        "--daily-arena",
+        metavar="HH:MM",
+        help="hold an arena every day at this hour (UTC), listed in the lobby a day ahead",
+    )
+    serve.add_argument(
+        "--daily-arena-minutes", type=int, metavar="N",
+        help="how long the daily arena lasts (default: 30)",
+    )
+    serve.add_argument(
+        "--daily-arena-preset", metavar="PRESET",
+        help="the daily arena's game (default: scopa)",
     )
     serve.add_argument(
         "--bot-queue",

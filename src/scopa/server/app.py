@@ -40,6 +40,9 @@ from .social.feed import PeopleFeed
 from .table.room import CardRoom
 from .table.sockets import table_socket
 from .table.tables import LobbyError
+from .tournaments import routes as tournament_routes
+from .tournaments.director import Tournaments
+from .tournaments.feed import TournamentFeed
 from .web_client import WebClient
 
 log = logging.getLogger(__name__)
@@ -76,6 +79,8 @@ def create_app(
     # What follows a finished match subscribes to its announcement; the tables know none of it.
     room.match_ends.subscribe(ratings.rater(room.storage))
     cluster = Cluster(room)
+    tournaments = Tournaments(room)
+    cluster.also_held.append(tournaments.held)
     people = PeopleFeed(room)
     challenges = Challenges(room, people)
 
@@ -83,6 +88,7 @@ def create_app(
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await room.open()
         await cluster.open()
+        await tournaments.open()
         if on_open is not None:
             on_open()
         try:
@@ -91,6 +97,7 @@ def create_app(
             await reviews.shutdown(app)
             await challenges.close()
             await people.close()
+            await tournaments.close()
             await cluster.close()
             await room.close()
 
@@ -108,6 +115,7 @@ def create_app(
     app.openapi_version = "3.0.3"
     app.state.room = room
     app.state.cluster = cluster
+    app.state.tournaments = tournaments
     app.state.people = people
     app.state.challenges = challenges
     app.include_router(lobby.router)
@@ -116,10 +124,14 @@ def create_app(
     app.include_router(replays.router)
     app.include_router(reviews.router)
     app.include_router(puzzles.router)
+    app.include_router(tournament_routes.router)
     app.include_router(social.router)
     app.add_api_route("/healthz", lobby.health, methods=["GET"], tags=["health"])
     app.add_api_websocket_route("/ws/tables/{code}", table_socket)
     app.add_api_websocket_route("/ws/lobby", LobbyFeed(room).serve)
+    app.add_api_websocket_route(
+        "/ws/tournaments/{tournament_id}", TournamentFeed(tournaments).serve
+    )
     app.add_api_websocket_route("/ws/me", people.serve)
 
     # The page is the same for every request: made once, with the policy that fits it. The

@@ -134,6 +134,34 @@ class Lobby:
         result: dict[str, Any] = await self._call("GET", f"/api/matches/{match_id}")
         return result
 
+    # Tournaments (logged in to make, join or start one: the session's cookie is this
+    # client's, as after ``POST /api/account/login``).
+
+    async def tournaments(self) -> list[dict[str, Any]]:
+        result: list[dict[str, Any]] = await self._call("GET", "/api/tournaments")
+        return result
+
+    async def create_tournament(self, **choices: Any) -> dict[str, Any]:
+        """``name``, ``kind`` (arena or swiss), ``preset``, ``minutes`` or ``rounds``,
+        ``starts_at`` (ISO 8601)."""
+        result: dict[str, Any] = await self._call("POST", "/api/tournaments", choices)
+        return result
+
+    async def tournament(self, tournament_id: int) -> dict[str, Any]:
+        """The tournament, and under ``me`` this client's part (its table and seat token)."""
+        result: dict[str, Any] = await self._call("GET", f"/api/tournaments/{tournament_id}")
+        return result
+
+    async def join_tournament(self, tournament_id: int) -> dict[str, Any]:
+        result: dict[str, Any] = await self._call(
+            "POST", f"/api/tournaments/{tournament_id}/join")
+        return result
+
+    async def start_tournament(self, tournament_id: int) -> dict[str, Any]:
+        result: dict[str, Any] = await self._call(
+            "POST", f"/api/tournaments/{tournament_id}/start")
+        return result
+
 
 def socket_url(url: str, code: str) -> str:
     """The WebSocket URL of table ``code`` on the server at ``url``.

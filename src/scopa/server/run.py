@@ -43,6 +43,9 @@ def settings_from(
     review_queue: int | None = None,
     review_per_address: str | None = None,
     review_per_account: str | None = None,
+    daily_arena: str | None = None,
+    daily_arena_minutes: int | None = None,
+    daily_arena_preset: str | None = None,
 ) -> Settings:
     """Settings from the command line; a bot delay of ``d`` pauses between ``d/2`` and ``d``."""
     if bot_delay is not None and not bot_delay >= 0:
@@ -91,6 +94,10 @@ def settings_from(
         review_queue=Settings.review_queue if review_queue is None else review_queue,
         review_per_address=review_per_address or Settings.review_per_address,
         review_per_account=review_per_account or Settings.review_per_account,
+        daily_arena=daily_arena,
+        daily_arena_minutes=(Settings.daily_arena_minutes if daily_arena_minutes is None
+                             else daily_arena_minutes),
+        daily_arena_preset=daily_arena_preset or Settings.daily_arena_preset,
     )
 
 

@@ -7,6 +7,7 @@ they wait on messages, never on the clock.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import time
 
 DEFAULT_DB = "sqlite+aiosqlite:///scopa.db"
 """A SQLite file in the working directory: the card room runs with nothing else installed."""
@@ -100,6 +101,13 @@ class Settings:
     """Login attempts (and password changes) allowed per account from one client address."""
     register_per_address: str = DEFAULT_REGISTER_PER_ADDRESS
     """Registrations allowed per client address (the ``limits`` library's notation)."""
+    daily_arena: str | None = None
+    """The hour (``HH:MM``, UTC) of an arena held every day, made by the room itself and
+    listed in the lobby a day ahead (None: no daily arena)."""
+    daily_arena_minutes: int = 30
+    """How long the daily arena lasts."""
+    daily_arena_preset: str = "scopa"
+    """The game of the daily arena (a preset of two players)."""
     challenge_seconds: float = 60.0
     """Seconds a challenge waits for its answer before it expires (tests make it short)."""
 
@@ -115,6 +123,16 @@ class Settings:
                self.review_workers, self.review_queue) < 1:
             raise ValueError("sockets_per_seat, max_strangers, bot_workers, review_workers and "
                              "review_queue must be 1 or more")
+        if self.daily_arena is not None:
+            try:
+                time.fromisoformat(self.daily_arena)
+            except ValueError:
+                raise ValueError(
+                    f"daily_arena must be an hour such as 20:00; got {self.daily_arena!r}"
+                ) from None
+        if not 1 <= self.daily_arena_minutes <= 24 * 60:
+            raise ValueError("daily_arena_minutes must be from 1 to 1440 (a day); got "
+                             f"{self.daily_arena_minutes}")
         if self.provisional_matches < 0:
             raise ValueError(
                 f"provisional_matches must be 0 or more; got {self.provisional_matches}")

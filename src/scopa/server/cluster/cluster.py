@@ -34,7 +34,7 @@ import functools
 import itertools
 import logging
 from collections import defaultdict
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, Final, Protocol
 
 from ..table.commands import run
@@ -132,6 +132,10 @@ class Cluster:
         self._letting_go: set[asyncio.Task[None]] = set()
         self._chains: dict[str, asyncio.Task[None]] = {}
         """The last step queued for each relayed socket (or lobby request)."""
+        self.also_held: list[Callable[[], list[str]]] = []
+        """Other leases this process keeps, beside its tables' (each tournament's director,
+        :meth:`..tournaments.director.Tournaments.held`): called from the lease keeper's
+        thread, so each must read without changing anything."""
 
     async def open(self) -> None:
         if not self.hub.shared:
@@ -143,7 +147,10 @@ class Cluster:
         def lost(codes: list[str]) -> None:  # in the lease keeper's thread
             loop.call_soon_threadsafe(self._let_go, codes)
 
-        self.hub.keep(lambda: list(self.room.tables), lost)
+        self.hub.keep(
+            lambda: list(self.room.tables) + [key for more in self.also_held for key in more()],
+            lost,
+        )
         self._tasks.append(asyncio.create_task(self._take_over(), name="scopa-takeovers"))
 
     async def close(self) -> None:

@@ -308,3 +308,67 @@ puzzle_tries = sa.Table(
 rating shown before and after. Its key keeps one try a puzzle, so a second try cannot count
 even when two arrive at once on two processes."""
 
+
+
+# Tournaments in the room (issue 24, item 3): arenas and Swiss nights.
+
+tournaments = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("preset", sa.String(32), nullable=False),
+    sa.Column("minutes", sa.Integer, nullable=True),
+    sa.Column("rounds", sa.Integer, nullable=True),
+    sa.Column("starts_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("ends_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("created_by", sa.Integer, nullable=True, index=True),
+    sa.Column("daily_key", sa.String(32), nullable=True, unique=True),
+    sa.Column("round", sa.Integer, nullable=False, server_default=sa.text("0")),
+    sa.Column("pairings", sa.Integer, nullable=False, server_default=sa.text("0")),
+    sa.Column("podium", sa.JSON, nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+)
+"""An arena (``minutes`` long from ``starts_at`` to ``ends_at``) or a Swiss (``rounds``
+rounds), ``open`` to join, then ``running``, then ``finished`` with its final standings kept
+in ``podium``. ``pairings`` counts the pairings stored: each pairing's transaction raises it
+from the number its director read, so two directors (one paused, one that took over) can
+never both store one. ``daily_key`` names a tournament the server's settings list, made once
+whichever process makes it first."""
+
+tournament_players = sa.Table(
+    "tournament_players",
+    metadata,
+    sa.Column("tournament_id", sa.Integer, primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""Who joined a tournament: once each, by the key."""
+
+tournament_games = sa.Table(
+    "tournament_games",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("tournament_id", sa.Integer, nullable=False, index=True),
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("first", sa.Integer, nullable=False),
+    sa.Column("second", sa.Integer, nullable=True),
+    sa.Column("table_code", sa.String(16), nullable=True, unique=True),
+    sa.Column("first_token", sa.String(64), nullable=True),
+    sa.Column("second_token", sa.String(64), nullable=True),
+    sa.Column("match_id", sa.Integer, nullable=True),
+    sa.Column("winner", sa.Integer, nullable=True),
+    sa.Column("first_score", sa.Integer, nullable=True),
+    sa.Column("second_score", sa.Integer, nullable=True),
+    sa.Column("paired_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    sa.UniqueConstraint("tournament_id", "round", "first", name="uq_tournament_games_first"),
+)
+"""One game of a tournament: ``first`` (seat 0) against ``second`` (seat 1), or ``first``'s
+bye when ``second`` is null. Stored with its round's pairing, before its table is made; the
+table's code and both seat tokens are set once it is, and the winner (an account id) and the
+match points once its match ends. A seat token is given to its own account only."""

@@ -1,0 +1,189 @@
+"""The tournaments over HTTP: list, make, show, join and start early.
+
+Every value is bounded and every refusal is one sentence that changes nothing: a length over
+a day or zero rounds, a start in the past, an unknown tournament, joining twice or after it
+closed, and anything but reading for a visitor who is not logged in. A player may have
+:data:`MAX_OPEN_PER_ACCOUNT` tournaments of their own not yet finished, and a tournament takes
+:data:`MAX_PLAYERS` players: each one costs the director a pairing's work.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Any, Final, Literal, cast
+
+from fastapi import APIRouter, Depends, Path, Request
+from pydantic import BaseModel, Field, StringConstraints
+
+from ..accounts import accounts
+from ..lobby import rate_limit
+from ..store import tournament_queries
+from ..store.tournament_queries import StoredTournament
+from ..table.room import build_rules
+from ..table.tables import LobbyError
+from .director import Tournaments
+from .views import own_part, public_view, summary
+
+MAX_MINUTES: Final = 24 * 60
+MAX_ROUNDS: Final = 15
+MAX_PLAYERS: Final = 512
+MAX_OPEN_PER_ACCOUNT: Final = 3
+MAX_AHEAD: Final = timedelta(days=30)
+MAX_NAME: Final = 64
+LISTED: Final = 50
+RECENT: Final = timedelta(days=1)
+"""Finished tournaments stay in the lobby's list this long, their podium on show."""
+
+TournamentId = Annotated[int, Path(ge=1, le=2**31 - 1, description="the tournament's id")]
+
+router = APIRouter(prefix="/api/tournaments", tags=["tournaments"],
+                   dependencies=[Depends(rate_limit)])
+
+
+def _tournaments(request: Request) -> Tournaments:
+    return cast(Tournaments, request.app.state.tournaments)
+
+
+Director = Annotated[Tournaments, Depends(_tournaments)]
+
+
+class NewTournament(BaseModel):
+    name: Annotated[str, StringConstraints(max_length=256)] = Field(
+        description="what the lobby calls it, 1 to 64 characters")
+    kind: Literal["arena", "swiss"] = Field(
+        description="arena: a set length, paired again as soon as a game ends; swiss: a set "
+        "number of rounds")
+    preset: Annotated[str, StringConstraints(max_length=32)] = Field(
+        "scopa", description="the game: a preset played by two")
+    minutes: int | None = Field(None, description="an arena's length, 1 to 1440 (a day)")
+    rounds: int | None = Field(None, description="a Swiss's rounds, 1 to 15")
+    starts_at: datetime | None = Field(
+        None, description="when it starts (ISO 8601; no zone is UTC); default: at once")
+
+
+def _check(body: NewTournament, moment: datetime) -> tuple[str, datetime]:
+    name = " ".join(body.name.split())
+    if not 1 <= len(name) <= MAX_NAME:
+        raise LobbyError(422, f"a tournament's name is 1 to {MAX_NAME} characters")
+    rules = build_rules(body.preset, 2, None, None)
+    if rules.players != 2:
+        raise LobbyError(422, "a tournament's games are played by two")
+    if body.kind == "arena":
+        if body.rounds is not None:
+            raise LobbyError(422, "an arena has no rounds: give its length in minutes")
+        if body.minutes is None or not 1 <= body.minutes <= MAX_MINUTES:
+            raise LobbyError(
+                422, f"an arena lasts from 1 minute to a day ({MAX_MINUTES} minutes); got "
+                f"{body.minutes}")
+    else:
+        if body.minutes is not None:
+            raise LobbyError(422, "a Swiss has no set length: give its number of rounds")
+        if body.rounds is None or not 1 <= body.rounds <= MAX_ROUNDS:
+            raise LobbyError(
+                422, f"a Swiss has from 1 to {MAX_ROUNDS} rounds; got {body.rounds}")
+    starts = body.starts_at or moment
+    if starts.tzinfo is None:
+        starts = starts.replace(tzinfo=UTC)
+    if starts < moment:
+        raise LobbyError(
+            422, f"the start {starts.isoformat(timespec='minutes')} is in the past: choose a "
+            "time from now on")
+    if starts > moment + MAX_AHEAD:
+        raise LobbyError(422, "a tournament starts within 30 days")
+    return name, starts
+
+
+async def _found(director: Tournaments, tournament_id: int) -> StoredTournament:
+    found = await tournament_queries.find(director.storage, tournament_id)
+    if found is None:
+        raise LobbyError(404, f"no tournament has the id {tournament_id}")
+    return found
+
+
+async def _shown(director: Tournaments, tournament: StoredTournament,
+                 request: Request) -> dict[str, Any]:
+    account = await accounts.current_account(request)
+    return {**await public_view(director.storage, tournament),
+            "me": await own_part(director.storage, tournament,
+                                 None if account is None else account.id)}
+
+
+@router.get("")
+async def list_tournaments(director: Director) -> list[dict[str, Any]]:
+    """Open and running tournaments, soonest first, then those of the last day that ended."""
+    moment = director.clock()
+    return [summary(t) for t in await tournament_queries.listed(
+        director.storage, moment - RECENT, LISTED)]
+
+
+@router.post("", status_code=201)
+async def create_tournament(body: NewTournament, director: Director,
+                            request: Request) -> dict[str, Any]:
+    """Make a tournament (logged in): an arena of ``minutes`` or a Swiss of ``rounds``."""
+    account = await accounts.require_account(request, write=True)
+    moment = director.clock()
+    name, starts = _check(body, moment)
+    if await tournament_queries.open_count(director.storage, account.id) >= MAX_OPEN_PER_ACCOUNT:
+        raise LobbyError(
+            409, f"you have {MAX_OPEN_PER_ACCOUNT} tournaments not finished yet: make another "
+            "once one has ended")
+    ends = None if body.minutes is None else starts + timedelta(minutes=body.minutes)
+    made = await tournament_queries.create(director.storage, {
+        "name": name, "kind": body.kind, "preset": body.preset, "minutes": body.minutes,
+        "rounds": body.rounds, "starts_at": starts, "ends_at": ends, "status": "open",
+        "created_by": account.id, "daily_key": None, "created_at": moment,
+    })
+    assert made is not None
+    await director.changed(made)
+    return await _shown(director, await _found(director, made), request)
+
+
+@router.get("/{tournament_id}")
+async def show_tournament(tournament_id: TournamentId, director: Director,
+                          request: Request) -> dict[str, Any]:
+    """The standings, the games (live tables to watch, replays), the podium once over, and
+    your own part: your table and seat token while you have a game in play."""
+    return await _shown(director, await _found(director, tournament_id), request)
+
+
+@router.post("/{tournament_id}/join")
+async def join_tournament(tournament_id: TournamentId, director: Director,
+                          request: Request) -> dict[str, Any]:
+    """Join (logged in): an arena until its end, a Swiss until its first round is paired."""
+    account = await accounts.require_account(request, write=True)
+    tournament = await _found(director, tournament_id)
+    moment = director.clock()
+    if tournament.status == "finished" or (
+        tournament.ends_at is not None and tournament.ends_at <= moment
+    ):
+        raise LobbyError(409, "the tournament is over: joining closed at its end")
+    if tournament.kind == "swiss" and tournament.status != "open":
+        raise LobbyError(
+            409, "the Swiss has begun: joining closed when its first round was paired")
+    if len(await tournament_queries.players(director.storage, tournament_id)) >= MAX_PLAYERS:
+        raise LobbyError(409, f"the tournament is full: {MAX_PLAYERS} players")
+    if not await tournament_queries.join(
+        director.storage, tournament_id, account.id, account.name, moment
+    ):
+        raise LobbyError(409, "you have joined this tournament already")
+    await director.changed(tournament_id)
+    return await _shown(director, tournament, request)
+
+
+@router.post("/{tournament_id}/start")
+async def start_tournament(tournament_id: TournamentId, director: Director,
+                           request: Request) -> dict[str, Any]:
+    """Start now, not at the hour set (its maker only, while it is open): a club night
+    begins when everyone is there."""
+    account = await accounts.require_account(request, write=True)
+    tournament = await _found(director, tournament_id)
+    if tournament.created_by != account.id:
+        raise LobbyError(403, "only the player who made the tournament may start it early")
+    moment = director.clock()
+    ends = None if tournament.minutes is None else moment + timedelta(minutes=tournament.minutes)
+    if tournament.status != "open" or not await tournament_queries.start(
+        director.storage, tournament_id, moment, ends
+    ):
+        raise LobbyError(409, "the tournament has started already")
+    await director.changed(tournament_id)
+    return await _shown(director, await _found(director, tournament_id), request)

@@ -1,0 +1,317 @@
+"""Tournaments at a real card room, over real sockets: an arena pairs players again as soon
+as they finish and scores a third win in a row double, pushing its standings live; a Swiss
+pairs its rounds with no repeat and breaks ties on Buchholz then the margin; every bad input
+is one sentence that changes nothing. Time is the director's injectable clock, moved by the
+test: nothing waits for an hour to strike."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from websockets.asyncio.client import ClientConnection, connect
+
+from scopa.server.client import Lobby, LobbyRefused, TableConnection
+from scopa.server.store.schema import rating_history, tournament_games, tournament_players
+from scopa.server.tournaments.director import Tournaments
+
+from .server_support import TIMEOUT, Server, anyio_backend, running_server, settings_for
+
+__all__ = ["anyio_backend"]
+
+START = datetime(2026, 12, 2, 20, 0, tzinfo=UTC)
+
+
+class Clock:
+    """The director's now, moved by the test."""
+
+    def __init__(self, moment: datetime) -> None:
+        self.moment = moment
+
+    def __call__(self) -> datetime:
+        return self.moment
+
+
+@dataclass
+class Player:
+    name: str
+    id: int
+    lobby: Lobby
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[Server]:
+    async with running_server(settings_for(tmp_path, register_per_address="1000/second")) as up:
+        up.app.state.tournaments.clock = Clock(START - timedelta(hours=1))
+        yield up
+
+
+def director(server: Server) -> Tournaments:
+    found: Tournaments = server.app.state.tournaments
+    return found
+
+
+def clock(server: Server) -> Clock:
+    found: Clock = director(server).clock  # type: ignore[assignment]
+    return found
+
+
+async def register(server: Server, name: str) -> Player:
+    lobby = Lobby(server.url)
+    answer = await lobby.http.post(
+        "/api/account/register", json={"name": name, "password": "a good password"})
+    assert answer.status_code == 201, answer.text
+    return Player(name, answer.json()["id"], lobby)
+
+
+async def feed(server: Server, tournament_id: int, player: Player | None = None
+               ) -> ClientConnection:
+    url = server.url.replace("http", "ws", 1) + f"/ws/tournaments/{tournament_id}"
+    cookies = "" if player is None else "; ".join(
+        f"{name}={value}" for name, value in player.lobby.http.cookies.items())
+    return await connect(url, additional_headers={"Cookie": cookies} if cookies else None)
+
+
+async def next_message(
+    socket: ClientConnection, check: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any]:
+    """The first message ``check`` accepts (each message read within TIMEOUT)."""
+    while True:
+        message: dict[str, Any] = json.loads(await _recv(socket))
+        if check(message):
+            return message
+
+
+async def _recv(socket: ClientConnection) -> str:
+    async with asyncio.timeout(TIMEOUT):
+        text = await socket.recv()
+    assert isinstance(text, str)
+    return text
+
+
+async def resign_game(player: Player, tournament_id: int) -> None:
+    """``player`` resigns the game they are paired in: their opponent wins it."""
+    me = (await player.lobby.tournament(tournament_id))["me"]
+    assert me["table"] is not None, f"{player.name} has no table"
+    connection = await TableConnection.open(player.lobby.url, me["table"], me["token"])
+    try:
+        await connection.resign()
+        await connection.wait_for(lambda m: m["type"] == "over", TIMEOUT)
+    finally:
+        await connection.close()
+
+
+def live_pairs(view: dict[str, Any]) -> set[frozenset[str]]:
+    return {frozenset((g["first"]["name"], g["second"]["name"]))
+            for g in view["games"] if g["live"]}
+
+
+@pytest.mark.anyio
+async def test_an_arena_pairs_players_again_at_once_and_a_third_win_in_a_row_counts_double(
+    server: Server,
+) -> None:
+    ada, bea, cid, dan = [await register(server, name) for name in ("Ada", "Bea", "Cid", "Dan")]
+    made = await ada.lobby.create_tournament(
+        name="Friday arena", kind="arena", minutes=30, starts_at=START.isoformat())
+    tid = made["id"]
+    for player in (ada, bea, cid, dan):
+        joined = await player.lobby.join_tournament(tid)
+    assert joined["players"] == 4 and joined["status"] == "open"
+    watcher = await feed(server, tid)
+    ada_feed = await feed(server, tid, ada)
+    try:
+        await next_message(watcher, lambda m: m["type"] == "tournament")
+        await director(server).tend()
+        assert live_pairs(await ada.lobby.tournament(tid)) == set(), "not before its hour"
+
+        clock(server).moment = START
+        await director(server).tend()
+        view = await ada.lobby.tournament(tid)
+        assert view["status"] == "running"
+        assert live_pairs(view) == {frozenset(("Ada", "Bea")), frozenset(("Cid", "Dan"))}
+        paired = await next_message(ada_feed, lambda m: m["type"] == "paired")
+        assert paired["opponent"] == "Bea" and paired["table"] == view["me"]["table"]
+        # A watcher's view carries no seat token; the player's own part does.
+        assert "token" not in json.dumps(view["games"])
+
+        # Ada wins first: she waits, as the only free player is the one she just beat.
+        await resign_game(bea, tid)
+        await director(server).tend()
+        assert live_pairs(await ada.lobby.tournament(tid)) == {frozenset(("Cid", "Dan"))}
+        # Cid wins: the four are free, and the winners meet.
+        await resign_game(dan, tid)
+        await director(server).tend()
+        assert live_pairs(await ada.lobby.tournament(tid)) == {
+            frozenset(("Ada", "Cid")), frozenset(("Bea", "Dan"))}
+        await resign_game(cid, tid)  # Ada's second win in a row: on fire
+        await resign_game(dan, tid)
+        await director(server).tend()
+        view = await ada.lobby.tournament(tid)
+        leader = view["standings"][0]
+        assert (leader["name"], leader["points"], leader["fire"]) == ("Ada", 4, True)
+        assert live_pairs(view) == {frozenset(("Ada", "Bea")), frozenset(("Cid", "Dan"))}
+        await resign_game(bea, tid)  # the third win in a row: 4 points
+        pushed = await next_message(watcher, lambda m: m["type"] == "tournament" and any(
+            s["name"] == "Ada" and s["points"] == 8 for s in m["tournament"]["standings"]))
+        assert pushed["tournament"]["standings"][0]["wins"] == 3
+
+        # The end: games still in play do not count, the podium stays, and joining closes.
+        clock(server).moment = START + timedelta(minutes=30)
+        await director(server).tend()
+        view = await ada.lobby.tournament(tid)
+        assert view["status"] == "finished"
+        assert [(s["name"], s["points"]) for s in view["podium"]] == [
+            ("Ada", 8), ("Bea", 2), ("Cid", 2)]
+        with pytest.raises(LobbyRefused) as closed:
+            await (await register(server, "Eve")).lobby.join_tournament(tid)
+        assert (closed.value.status, closed.value.detail) == (
+            409, "the tournament is over: joining closed at its end")
+    finally:
+        await watcher.close()
+        await ada_feed.close()
+    async with server.room.storage.engine.connect() as connection:
+        rated = (await connection.execute(sa.select(rating_history))).all()
+    assert len(rated) == 2 * 5, "every finished game is rated for both players"
+
+
+async def swiss_round(server: Server, players: dict[str, Player], tid: int,
+                      winners: list[str]) -> dict[str, Any]:
+    """Play the round now live: in each game the player in ``winners`` wins (the other
+    resigns); then the director pairs the next."""
+    view = await players["Ada"].lobby.tournament(tid)
+    for game in view["games"]:
+        if not game["live"]:
+            continue
+        first, second = game["first"]["name"], game["second"]["name"]
+        loser = second if first in winners else first
+        await resign_game(players[loser], tid)
+    await director(server).tend()
+    return await players["Ada"].lobby.tournament(tid)
+
+
+@pytest.mark.anyio
+async def test_a_swiss_pairs_each_round_with_no_repeat_and_breaks_ties_on_buchholz(
+    server: Server,
+) -> None:
+    names = ("Ada", "Bea", "Cid", "Dan", "Eva")
+    players = {name: await register(server, name) for name in names}
+    made = await players["Ada"].lobby.create_tournament(
+        name="Club night", kind="swiss", rounds=3,
+        starts_at=(START + timedelta(days=1)).isoformat())
+    tid = made["id"]
+    for player in players.values():
+        await player.lobby.join_tournament(tid)
+    with pytest.raises(LobbyRefused) as refused:
+        await players["Bea"].lobby.start_tournament(tid)
+    assert refused.value.status == 403
+    await players["Ada"].lobby.start_tournament(tid)  # the club is all here: start now
+    await director(server).tend()
+    view = await players["Ada"].lobby.tournament(tid)
+    assert view["round"] == 1
+    byes = [g["first"]["name"] for g in view["games"] if g["second"] is None]
+    assert len(byes) == 1 and len(live_pairs(view)) == 2
+    with pytest.raises(LobbyRefused) as late:
+        await (await register(server, "Fay")).lobby.join_tournament(tid)
+    assert late.value.detail == (
+        "the Swiss has begun: joining closed when its first round was paired")
+
+    # Round 2 waits for every game of round 1.
+    first_live = [g for g in view["games"] if g["live"]]
+    loser = first_live[0]["second"]["name"]
+    await resign_game(players[loser], tid)
+    await director(server).tend()
+    assert (await players["Ada"].lobby.tournament(tid))["round"] == 1
+
+    winners = list(names)  # whoever comes first in the game wins the others
+    view = await swiss_round(server, players, tid, [first_live[1]["first"]["name"]])
+    assert view["round"] == 2
+    view = await swiss_round(server, players, tid, winners)
+    assert view["round"] == 3
+    view = await swiss_round(server, players, tid, winners)
+    assert view["status"] == "finished"
+
+    games = view["games"]
+    met = [frozenset((g["first"]["id"], g["second"]["id"])) for g in games if g["second"]]
+    assert len(met) == len(set(met)) == 6, "three rounds of two games, no pair twice"
+    bye_takers = [g["first"]["id"] for g in games if g["second"] is None]
+    assert len(bye_takers) == len(set(bye_takers)) == 3, "a bye each round, never twice"
+    # The standings, worked out here from the games: points, then Buchholz, then margin.
+    points = {p.id: 0 for p in players.values()}
+    margin = dict.fromkeys(points, 0)
+    for g in games:
+        points[g["winner"] if g["second"] else g["first"]["id"]] += 1
+        if g["second"]:
+            first, second = g["scores"]
+            margin[g["first"]["id"]] += first - second
+            margin[g["second"]["id"]] += second - first
+    buchholz = dict.fromkeys(points, 0)
+    for g in games:
+        if g["second"]:
+            buchholz[g["first"]["id"]] += points[g["second"]["id"]]
+            buchholz[g["second"]["id"]] += points[g["first"]["id"]]
+    shown = [(s["points"], s["buchholz"], s["margin"]) for s in view["standings"]]
+    assert shown == [(points[s["player"]], buchholz[s["player"]], margin[s["player"]])
+                     for s in view["standings"]]
+    assert shown == sorted(shown, reverse=True)
+    assert len({points[p] for p in points}) < len(points), "a tie was broken"
+    assert view["podium"] == view["standings"][:3]
+
+
+@pytest.mark.anyio
+async def test_bad_input_gets_a_sentence_and_changes_nothing(server: Server) -> None:
+    ada = await register(server, "Ada")
+    guest = Lobby(server.url)
+    starts = (START + timedelta(hours=2)).isoformat()
+    refusals = [
+        (ada.lobby, {"name": "Zero", "kind": "swiss", "rounds": 0, "starts_at": starts},
+         422, "a Swiss has from 1 to 15 rounds; got 0"),
+        (ada.lobby, {"name": "Long", "kind": "arena", "minutes": 1441, "starts_at": starts},
+         422, "an arena lasts from 1 minute to a day (1440 minutes); got 1441"),
+        (ada.lobby, {"name": "None", "kind": "arena", "minutes": 0, "starts_at": starts},
+         422, "an arena lasts from 1 minute to a day (1440 minutes); got 0"),
+        (ada.lobby, {"name": "Past", "kind": "arena", "minutes": 30,
+                     "starts_at": (START - timedelta(days=1)).isoformat()},
+         422, "the start 2026-12-01T20:00+00:00 is in the past: choose a time from now on"),
+        (guest, {"name": "Guest's", "kind": "arena", "minutes": 30, "starts_at": starts},
+         401, "log in first: this needs an account"),
+    ]
+    for lobby, body, status, detail in refusals:
+        with pytest.raises(LobbyRefused) as refused:
+            await lobby.create_tournament(**body)
+        assert (refused.value.status, refused.value.detail) == (status, detail)
+    assert await guest.tournaments() == [], "nothing was made"
+
+    made = await ada.lobby.create_tournament(name="Real", kind="arena", minutes=30,
+                                             starts_at=starts)
+    await ada.lobby.join_tournament(made["id"])
+    for lobby, call, status, detail in [
+        (ada.lobby, ada.lobby.join_tournament(made["id"]), 409,
+         "you have joined this tournament already"),
+        (guest, guest.join_tournament(made["id"]), 401, "log in first: this needs an account"),
+        (ada.lobby, ada.lobby.join_tournament(999), 404, "no tournament has the id 999"),
+        (guest, guest.tournament(999), 404, "no tournament has the id 999"),
+    ]:
+        with pytest.raises(LobbyRefused) as refused:
+            await call
+        assert (refused.value.status, refused.value.detail) == (status, detail), lobby
+    async with server.room.storage.engine.connect() as connection:
+        assert len((await connection.execute(sa.select(tournament_players))).all()) == 1
+        assert (await connection.execute(sa.select(tournament_games))).all() == []
+    shown = await guest.tournament(made["id"])
+    assert shown["players"] == 1 and shown["me"]["joined"] is False
+    gone = await feed(server, 999)
+    try:
+        with pytest.raises(Exception) as closed:
+            await _recv(gone)
+        assert getattr(closed.value, "rcvd", None) is not None
+        assert closed.value.rcvd.code == 1008  # type: ignore[attr-defined]
+    finally:
+        await gone.close()
+    await guest.aclose()
