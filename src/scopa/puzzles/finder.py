@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Final
 
 from ..cards import cards_of
@@ -168,6 +169,22 @@ def rating_of(legal: int, found: dict[str, float]) -> int:
     return round(800 + 100 * min(max(legal - 2, 0), 6) + 800 * missed)
 
 
+@dataclass
+class Tally:
+    """What a making looked at, for a benchmark to say how much of it is kept: the positions
+    met once that could be a puzzle (the last deal of two players, two or more legal moves),
+    and the matches played."""
+
+    candidates: int = 0
+    matches: int = 0
+
+
+def is_candidate(view: View, rules: Rules) -> bool:
+    """Whether the position could be a puzzle: the last deal of two players, with a choice."""
+    return (not view.stock_size and view.seat is not None and rules.players == 2
+            and len(view.legal_moves()) >= 2)
+
+
 def puzzle_at(game: Game, view: View, number: int, source: dict[str, object]) -> Puzzle | None:
     """The puzzle at the seat to move's turn in ``game``, or None when the position is not
     one: the stock not empty, a single legal move, or no move strictly best."""
@@ -230,11 +247,13 @@ def matches(preset: str, seed: int) -> Iterator[tuple[int, tuple[str, str]]]:
 
 
 def make(
-    preset: str, count: int, seed: int, found: Callable[[Puzzle], None] | None = None
+    preset: str, count: int, seed: int, found: Callable[[Puzzle], None] | None = None,
+    tally: Tally | None = None,
 ) -> list[Puzzle]:
     """``count`` puzzles of ``preset`` (two players), found in the matches ``seed`` draws; the
     same arguments always give the same puzzles. A position met twice is kept once. ``found``
-    is told of each puzzle as it is found (a progress bar)."""
+    is told of each puzzle as it is found (a progress bar); ``tally`` counts what was looked at
+    (benchmarks/puzzles.py)."""
     rules = Rules.preset(preset)
     if rules.players != 2:
         raise ValueError(f"puzzles need two players; the preset {preset!r} has {rules.players}")
@@ -243,6 +262,8 @@ def make(
     puzzles: list[Puzzle] = []
     seen: set[tuple[object, ...]] = set()
     for match_seed, levels in matches(preset, seed):
+        if tally is not None:
+            tally.matches += 1
         game = Game.new(rules, seed=match_seed)
         players: list[Player] = [
             make_player(level, seed=match_seed + k) for k, level in enumerate(levels)
@@ -254,6 +275,8 @@ def make(
             key = (view.hand, view.table, view.piles, view.scores, view.sweeps)
             if key not in seen:
                 seen.add(key)
+                if tally is not None and is_candidate(view, rules):
+                    tally.candidates += 1
                 source = {"preset": preset, "match_seed": match_seed, "players": list(levels),
                           "round": game.round_number, "play": len(view.plays)}
                 puzzle = puzzle_at(game, view, len(puzzles) + 1, source)

@@ -28,12 +28,13 @@ from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 from .. import __version__
 from . import lobby
-from .accounts import accounts, profiles, ratings, replays, reviews
+from .accounts import accounts, profiles, ratings, replays, reviews, yourdata
 from .cluster.cluster import Cluster
 from .http_guards import SECURITY_HEADERS, BodyLimit, SecurityHeaders, page_policy
 from .lobby_feed import LobbyFeed
 from .puzzles import routes as puzzles
 from .settings import Settings
+from .store.storage import now
 from .social import routes as social
 from .social.challenges import Challenges
 from .social.feed import PeopleFeed
@@ -114,12 +115,15 @@ def create_app(
     # complaint for 3.1 (FastAPI's default); the schema FastAPI writes is read the same.
     app.openapi_version = "3.0.3"
     app.state.room = room
+    # What the accounts take as now (a test may move it: a deleted name is free after 30 days).
+    app.state.clock = now
     app.state.cluster = cluster
     app.state.tournaments = tournaments
     app.state.people = people
     app.state.challenges = challenges
     app.include_router(lobby.router)
     app.include_router(accounts.router)
+    app.include_router(yourdata.router)
     app.include_router(profiles.router)
     app.include_router(replays.router)
     app.include_router(reviews.router)

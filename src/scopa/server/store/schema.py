@@ -80,11 +80,15 @@ accounts = sa.Table(
     sa.Column("name_key", sa.String(64), nullable=False, unique=True),
     sa.Column("password_hash", sa.String(256), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("deleted_at", sa.DateTime(timezone=True), nullable=True),
 )
 """A person who registered. ``name_key`` is what the name looks like (the SHA-256 of its TR39
 skeleton, :func:`scopa.server.accounts.accounts.name_key`): names are unique in it. A few
 accounts made before migration 0008 keep their old key, the name case-folded, where their name
-looks like an older account's (docs/accounts.md)."""
+looks like an older account's (docs/accounts.md). A deleted account is a tombstone: its id
+stays (matches, ratings and reports point at it), its name and password hash are blanked,
+``deleted_at`` says when, and its ``name_key`` keeps the name from others until it is released
+(:mod:`.deletion_queries`)."""
 
 sessions = sa.Table(
     "sessions",
