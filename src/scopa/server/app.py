@@ -30,6 +30,8 @@ from .. import __version__
 from . import lobby
 from .accounts import accounts, profiles, ratings, replays, reviews, yourdata
 from .cluster.cluster import Cluster
+from .daily import routes as daily_routes
+from .daily.deals import DailyDeals
 from .http_guards import SECURITY_HEADERS, BodyLimit, SecurityHeaders, page_policy
 from .lobby_feed import LobbyFeed
 from .puzzles import routes as puzzles
@@ -79,6 +81,9 @@ def create_app(
     room = CardRoom(settings or Settings())
     # What follows a finished match subscribes to its announcement; the tables know none of it.
     room.match_ends.subscribe(ratings.rater(room.storage))
+    daily = DailyDeals(room)
+    room.match_ends.subscribe(daily.match_over)
+    room.record_seals.append(daily.seal)
     cluster = Cluster(room)
     tournaments = Tournaments(room)
     cluster.also_held.append(tournaments.held)
@@ -98,6 +103,7 @@ def create_app(
             await reviews.shutdown(app)
             await challenges.close()
             await people.close()
+            await daily.close()
             await tournaments.close()
             await cluster.close()
             await room.close()
@@ -121,6 +127,7 @@ def create_app(
     app.state.tournaments = tournaments
     app.state.people = people
     app.state.challenges = challenges
+    app.state.daily = daily
     app.include_router(lobby.router)
     app.include_router(accounts.router)
     app.include_router(yourdata.router)
@@ -130,6 +137,7 @@ def create_app(
     app.include_router(puzzles.router)
     app.include_router(tournament_routes.router)
     app.include_router(social.router)
+    app.include_router(daily_routes.router)
     app.add_api_route("/healthz", lobby.health, methods=["GET"], tags=["health"])
     app.add_api_websocket_route("/ws/tables/{code}", table_socket)
     app.add_api_websocket_route("/ws/lobby", LobbyFeed(room).serve)

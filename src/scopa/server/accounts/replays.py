@@ -4,7 +4,8 @@ The match is played again from its record by the core, so the browser needs no r
 own: each frame is the table after one move, every hand visible (the match is over, so nothing
 is hidden any more), and each round ends with its breakdown, and with the chat everyone at the
 table saw (the spectators' talk during play is not). A match still in play is refused (403)
-exactly as its record is, and reveals nothing.
+exactly as its record is, and reveals nothing; so is a daily deal's match until its day is
+over, but to the account that finished that day's deal (:mod:`scopa.server.daily`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from ...moves import Move
 from ...rules import Rules
 from ..store import chat_queries, review_queries
 from ..table.room import CardRoom
-from .accounts import rate_limit
+from .accounts import current_account, rate_limit
 
 router = APIRouter(prefix="/api", tags=["players"], dependencies=[Depends(rate_limit)])
 
@@ -123,7 +124,8 @@ async def replay(
     """A finished match frame by frame, every hand shown, with the players, the table's deck
     look, the rounds' breakdowns and the chat; 404 unknown, 403 while it is being played."""
     room = cast(CardRoom, request.app.state.room)
-    record = await room.match_record(match_id)
+    account = await current_account(request)
+    record = await room.match_record(match_id, None if account is None else account.id)
     players, look = await review_queries.players_and_look(room.storage, match_id)
     chat = await chat_queries.match_chat(room.storage, match_id)
     return {"match": match_id, "players": players, "look": look, **frames(record), "chat": chat}

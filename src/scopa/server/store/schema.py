@@ -376,3 +376,50 @@ tournament_games = sa.Table(
 bye when ``second`` is null. Stored with its round's pairing, before its table is made; the
 table's code and both seat tokens are set once it is, and the winner (an account id) and the
 match points once its match ends. A seat token is given to its own account only."""
+
+
+# The daily deal (issue 24, item 2).
+
+daily_secrets = sa.Table(
+    "daily_secrets",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("secret", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""The one secret (row 1) the days' seeds are derived from (:mod:`scopa.server.daily.seeds`):
+made by the first process that needs it and read by every other, so the seed of a day is the
+same on every process and after every restart."""
+
+daily_deals = sa.Table(
+    "daily_deals",
+    metadata,
+    sa.Column("day", sa.Date, primary_key=True),
+    sa.Column("master_match", sa.Integer, nullable=True),
+    sa.Column("claimed_by", sa.String(64), nullable=True),
+    sa.Column("claimed_at", sa.DateTime(timezone=True), nullable=True),
+)
+"""A day whose deal was dealt, and the master's own play of it: ``master_match`` is the finished
+match (master against master) once played, ``claimed_by`` the process playing it meanwhile."""
+
+daily_attempts = sa.Table(
+    "daily_attempts",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("day", sa.Date, nullable=False),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("table_code", sa.String(16), nullable=False, unique=True),
+    sa.Column("match_id", sa.Integer, nullable=True, unique=True),
+    sa.Column("won", sa.Boolean, nullable=True),
+    sa.Column("margin", sa.Integer, nullable=True),
+    sa.Column("scores", sa.JSON, nullable=True),
+    sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    sa.UniqueConstraint("day", "account_id", name="uq_daily_attempts_day_account"),
+    sa.Index("ix_daily_attempts_account", "account_id", "day"),
+)
+"""One attempt at a day's deal: an account's (one a day, by the unique key, even when two
+arrive at once on two processes) or a guest's (``account_id`` null: unranked, any number).
+``won``, ``margin`` (the player's match points less the master's) and ``scores`` are set when
+the match ends."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -34,6 +35,9 @@ log = logging.getLogger(__name__)
 LOBBY_CACHE_SECONDS = 5.0
 """The longest a process answers the open-table list from its copy, however quiet the lobby
 (a change is seen at once, through the lobby's version; this bounds what a lost word costs)."""
+RecordSeal = Callable[[int, int | None], Awaitable[str | None]]
+"""Asked before a finished match's record is read (match id, and the account asking for its
+replay, if that is what is asked): a sentence keeps the record hidden for now."""
 CODE_ATTEMPTS = 20
 """Table codes tried before giving up: with 32**6 codes a clash is rare, twenty in a row is a
 broken database."""
@@ -77,6 +81,10 @@ class CardRoom:
         self.match_ends = MatchEnds()
         """Told of every match that ends at a table of this process: ratings subscribe, and
         whatever else a finished match sets going."""
+        self.record_seals: list[RecordSeal] = []
+        """Asked before a finished match's record is shown (its seed and decks, or its replay):
+        one that answers with a sentence keeps it hidden (403), as the daily deal keeps its
+        matches until their day is over."""
         self.name = settings.process_name or process_name()
         self.pool: Bots = (
             RemoteBots(settings.redis_url, self.name)
@@ -305,11 +313,19 @@ class CardRoom:
         self._open_list = (version, moment, found)
         return found
 
-    async def match_record(self, match_id: int) -> dict[str, Any]:
-        """A finished match's record (seed and decks included): 404 unknown, 403 not over."""
+    async def match_record(
+        self, match_id: int, replay_for: int | None = None
+    ) -> dict[str, Any]:
+        """A finished match's record (seed and decks included): 404 unknown, 403 not over or
+        sealed. ``replay_for``: the account asking for the match's replay, which shows the
+        cards but never the seed, and which a seal may open to it earlier."""
         found = await self.storage.load_match_record(match_id)
         if found is None:
             raise LobbyError(404, f"no match has the id {match_id}")
+        for seal in self.record_seals:
+            refusal = await seal(match_id, replay_for)
+            if refusal is not None:
+                raise LobbyError(403, refusal)
         _, record = found
         if record is None:
             raise LobbyError(

@@ -131,6 +131,9 @@ class Table:
         self.plays: list[Play] = []
         """Every play of the current match that has been stored: its length is the version."""
         self._deck: list[str] | None = None
+        self.next_seed: int | None = None
+        """The seed the next match is dealt from, when whoever made the table chose one (the
+        daily deal's, one deck for everyone that day); else each match gets a fresh one."""
         self.lock = asyncio.Lock()
         self.listeners: dict[Listener, None] = {}
         """Every connection listening, oldest first (a set that keeps the order they came in)."""
@@ -532,7 +535,8 @@ class Table:
         free = [seat.seat for seat in self.seats if self._is_free(seat)]
         if free:
             raise LobbyError(409, f"seats {free} are still free: a match needs every seat taken")
-        seed = new_seed()
+        seed = new_seed() if self.next_seed is None else self.next_seed
+        self.next_seed = None
         game = Game.new(self.rules, seed=seed)
         players = [
             {"seat": s.seat, "kind": s.kind, "name": s.name, "level": s.level} for s in self.seats

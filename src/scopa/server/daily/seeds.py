@@ -1,0 +1,32 @@
+"""A day's seed: the HMAC-SHA256 of its date under the room's daily secret.
+
+Nobody without the secret can work a day's seed out, before the day or after it, and so
+nobody can deal tomorrow's deck today; the room publishes each seed once its day is over. The
+secret is made once and kept in the database (:func:`.daily_queries.secret`), so every process
+of the room deals the same deck on the same day, and a restart changes nothing.
+
+>>> from datetime import date
+>>> secret = "00" * 32
+>>> day_seed(secret, date(2026, 12, 2)) == day_seed(secret, date(2026, 12, 2))
+True
+>>> day_seed(secret, date(2026, 12, 2)) != day_seed(secret, date(2026, 12, 3))
+True
+>>> day_seed(secret, date(2026, 12, 2)) != day_seed("11" * 32, date(2026, 12, 2))
+True
+>>> 0 <= day_seed(secret, date(2026, 12, 2)) < 2**63
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from datetime import date
+
+
+def day_seed(secret: str, day: date) -> int:
+    """The seed of ``day``'s deal under ``secret`` (hex): 63 bits of the HMAC, so that it fits
+    the matches' signed 64-bit seed column in every database."""
+    message = f"scopa daily deal {day.isoformat()}".encode()
+    digest = hmac.new(bytes.fromhex(secret), message, hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
