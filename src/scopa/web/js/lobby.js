@@ -5,6 +5,7 @@
 
 import { LOOKS, PRESETS, PRESET_PLAYERS, api, botLevels, keepSeatToken } from "./api.js";
 import { faceSvg } from "./cards.js";
+import { dailyDealCard } from "./dailylink.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { dealtLook, keepPlayerName, keepQuickChoices, playerName, quickChoices } from "./prefs.js";
@@ -256,7 +257,8 @@ export function showLobby(main) {
     main.replaceChildren(...[
       hero(),
       problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
-      h("div", { class: "lobby" }, quick, create, join, openTables(), dailyPuzzleCard()),
+      h("div", { class: "lobby" }, quick, create, join, openTables(), dailyPuzzleCard(),
+        dailyDealCard()),
     ].filter(Boolean));
   }
 

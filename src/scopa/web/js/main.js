@@ -1,10 +1,12 @@
 // The client's entry: the header (language, deck look, card back), then the lobby or a table by the URL:
 // "#/" is the lobby, "#/t/CODE" a table (the link to share), "#/rules" the rules; "#/account",
 // "#/leaderboard/POOL", "#/p/NAME" (a profile), "#/m/ID" (a finished match's replay) and
-// "#/puzzles" (puzzlelink.js, which loads puzzles.js; replaylink.js loads replay.js alike).
+// "#/puzzles" (puzzlelink.js, which loads puzzles.js; replaylink.js loads replay.js alike),
+// "#/daily" (dailylink.js, which loads daily.js).
 
 import { showAccount, showAccountLink, whoAmI } from "./account.js";
 import { LOOKS } from "./api.js";
+import { showDaily } from "./dailylink.js";
 import { LANGUAGES, pickLanguage, setLanguage, t, translatePage } from "./i18n.js";
 import { showLeaderboard } from "./leaderboard.js";
 import { showLobby } from "./lobby.js";
@@ -41,6 +43,7 @@ function route() {
   if (table) screen = showTable(main, table[1].toUpperCase());
   else if (location.hash === "#/rules") screen = showRules(main);
   else if (location.hash === "#/account") screen = showAccount(main);
+  else if (location.hash === "#/daily") screen = showDaily(main);
   else if (location.hash.match(/^#\/puzzles(\/|$)/)) screen = showPuzzles(main, location.hash);
   else if (location.hash.startsWith("#/leaderboard")) {
     screen = showLeaderboard(main, location.hash.split("/")[2] || undefined);

@@ -1,0 +1,44 @@
+// The ways into the daily deal (js/daily.js, loaded only when first opened, like the puzzles):
+// the "#/daily" page, and the lobby's card for it, beside the day's puzzle.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+let loaded = null;
+
+function dailyModule() {
+  if (!loaded) {
+    const styles = new URL("../daily.css", import.meta.url).href;
+    if (!document.querySelector(`link[href="${styles}"]`)) {
+      document.head.append(h("link", { rel: "stylesheet", href: styles }));
+    }
+    // Named without "./": a module loaded on demand is not one the page preloads.
+    loaded = import(new URL("daily.js", import.meta.url).href);
+  }
+  return loaded;
+}
+
+// The screen for "#/daily", standing in until the module is there.
+export function showDaily(main) {
+  let screen = null;
+  let closed = false;
+  main.replaceChildren(h("p", {}, t("daily.loading")));
+  dailyModule().then((module) => {
+    if (!closed) screen = module.showDaily(main);
+  });
+  return {
+    render: () => screen?.render(),
+    close() {
+      closed = true;
+      screen?.close();
+    },
+  };
+}
+
+// The lobby's card for the day's deal: a link, nothing asked of the server.
+export function dailyDealCard() {
+  return h("section", { class: "panel daily-deal", id: "daily-deal" },
+    h("h2", {}, t("daily.title")),
+    h("p", {}, t("daily.card_text")),
+    h("a", { href: "#/daily", class: "button", id: "daily-deal-link" }, t("daily.open")));
+}
