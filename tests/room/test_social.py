@@ -6,6 +6,7 @@ blocker; and ``/ws/me`` closes only with its documented codes."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -22,8 +23,11 @@ from .server_support import (
     TIMEOUT,
     Server,
     anyio_backend,
+    fresh_postgres,
+    fresh_redis,
     running_server,
     settings_for,
+    subprocess_server,
 )
 
 pytestmark = pytest.mark.anyio
@@ -57,7 +61,8 @@ class Me:
 
     async def recv(self) -> dict[str, Any]:
         assert self.socket is not None
-        message: dict[str, Any] = json.loads(await self.socket.recv(TIMEOUT))
+        async with asyncio.timeout(TIMEOUT):
+            message: dict[str, Any] = json.loads(await self.socket.recv())
         return message
 
     async def wait_for(self, check: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
@@ -73,8 +78,8 @@ class Me:
 
 
 @asynccontextmanager
-async def person(server: Server, name: str, online: bool = True) -> AsyncIterator[Me]:
-    async with Lobby(server.url) as lobby:
+async def person(url: str, name: str, online: bool = True) -> AsyncIterator[Me]:
+    async with Lobby(url) as lobby:
         answer = await lobby.http.post(
             "/api/account/register", json={"name": name, "password": PASSWORD}
         )
@@ -100,7 +105,7 @@ async def room(tmp_path: Path) -> AsyncIterator[Server]:
 
 
 async def test_a_follower_sees_who_they_follow_come_play_and_go(room: Server) -> None:
-    async with person(room, "Bea") as bea, person(room, "Ada", online=False) as ada:
+    async with person(room.url, "Bea") as bea, person(room.url, "Ada", online=False) as ada:
         assert (await bea.wait_for(friends_where(lambda f: True)))["friends"] == []
         status, listed = await bea.post("/api/friends/follow", {"name": "ADA"})
         assert status == 200
@@ -123,7 +128,7 @@ async def test_a_follower_sees_who_they_follow_come_play_and_go(room: Server) ->
 
 
 async def test_a_challenge_accepted_seats_both_at_one_dealt_table(room: Server) -> None:
-    async with person(room, "Ada") as ada, person(room, "Bea") as bea:
+    async with person(room.url, "Ada") as ada, person(room.url, "Bea") as bea:
         status, sent = await ada.post(
             "/api/challenges",
             {"name": "bea", "preset": "escoba", "target": 21, "look": "spanish", "rated": True},
@@ -155,7 +160,7 @@ async def test_a_challenge_accepted_seats_both_at_one_dealt_table(room: Server) 
 
 
 async def test_a_challenge_declined_tells_the_challenger(room: Server) -> None:
-    async with person(room, "Ada") as ada, person(room, "Bea") as bea:
+    async with person(room.url, "Ada") as ada, person(room.url, "Bea") as bea:
         status, sent = await ada.post("/api/challenges", {"name": "Bea"})
         assert status == 201
         await bea.wait_for(lambda m: m["type"] == "challenge")
@@ -171,8 +176,8 @@ async def test_a_challenge_declined_tells_the_challenger(room: Server) -> None:
 
 async def test_a_challenge_nobody_answers_expires_for_both(tmp_path: Path) -> None:
     settings = settings_for(tmp_path, register_per_address="100/minute", challenge_seconds=0.2)
-    async with running_server(settings) as server, person(server, "Ada") as ada, \
-            person(server, "Bea") as bea:
+    async with running_server(settings) as server, person(server.url, "Ada") as ada, \
+            person(server.url, "Bea") as bea:
         status, sent = await ada.post("/api/challenges", {"name": "Bea"})
         assert status == 201
         answer = await ada.wait_for(lambda m: m["type"] == "challenge_answer")
@@ -187,8 +192,8 @@ async def test_a_challenge_nobody_answers_expires_for_both(tmp_path: Path) -> No
 async def test_bad_challenges_and_follows_are_refused_with_a_sentence_and_change_nothing(
     room: Server,
 ) -> None:
-    async with person(room, "Ada") as ada, person(room, "Bea") as bea, \
-            person(room, "Cid") as cid, person(room, "Dan", online=False):
+    async with person(room.url, "Ada") as ada, person(room.url, "Bea") as bea, \
+            person(room.url, "Cid") as cid, person(room.url, "Dan", online=False):
 
         async def refused(who: Me, path: str, body: dict[str, Any] | None,
                           status: int, sentence: str) -> None:
@@ -251,7 +256,7 @@ async def test_bad_challenges_and_follows_are_refused_with_a_sentence_and_change
 
 
 async def test_the_blocked_ones_words_do_not_reach_the_blocker(room: Server) -> None:
-    async with person(room, "Ada") as ada, person(room, "Bea") as bea:
+    async with person(room.url, "Ada") as ada, person(room.url, "Bea") as bea:
         status, sent = await ada.post("/api/challenges", {"name": "Bea"})
         assert status == 201
         _, grant = await bea.post(f"/api/challenges/{sent['id']}/accept")
@@ -276,15 +281,17 @@ async def test_ws_me_closes_only_with_its_documented_codes(room: Server) -> None
     url = room.url.replace("http", "ws", 1) + "/ws/me"
     async with connect(url) as stranger:
         with pytest.raises(ConnectionClosed):
-            await stranger.recv(TIMEOUT)
+            async with asyncio.timeout(TIMEOUT):
+                await stranger.recv()
     assert stranger.close_code == 1008 and "log in first" in (stranger.close_reason or "")
 
-    async with person(room, "Ada") as ada:
+    async with person(room.url, "Ada") as ada:
         cookie = "; ".join(f"{k}={v}" for k, v in ada.lobby.http.cookies.items())
         async with connect(url, additional_headers={"Cookie": cookie,
                                                     "Origin": "https://elsewhere.example"}) as odd:
             with pytest.raises(ConnectionClosed):
-                await odd.recv(TIMEOUT)
+                async with asyncio.timeout(TIMEOUT):
+                    await odd.recv()
         assert odd.close_code == 1008 and "another site" in (odd.close_reason or "")
 
         assert ada.socket is not None
@@ -293,3 +300,37 @@ async def test_ws_me_closes_only_with_its_documented_codes(room: Server) -> None
         with pytest.raises(ConnectionClosed):
             await ada.wait_for(lambda m: False)
         assert ada.socket.close_code == 1008
+
+
+async def test_presence_and_challenges_cross_two_processes_on_redis() -> None:
+    async with fresh_postgres() as db, fresh_redis() as redis:
+        with subprocess_server(db, "--redis", redis, "--name", "p0") as p0, \
+                subprocess_server(db, "--redis", redis, "--name", "p1") as p1:
+            async with person(p0.url, "Bea") as bea, \
+                    person(p1.url, "Ada", online=False) as ada:
+                await bea.wait_for(friends_where(lambda f: f == []))
+                assert (await bea.post("/api/friends/follow", {"name": "Ada"}))[0] == 200
+                await bea.wait_for(friends_where(lambda f: f == [
+                    {"name": "Ada", "online": False, "table": None}]))
+
+                await ada.open()  # on the other process
+                await bea.wait_for(friends_where(lambda f: f[0]["online"]))
+
+                status, sent = await ada.post("/api/challenges", {"name": "Bea"})
+                assert status == 201, sent
+                offer = await bea.wait_for(lambda m: m["type"] == "challenge")
+                assert (offer["id"], offer["from"]) == (sent["id"], "Ada")
+                status, grant = await bea.post(f"/api/challenges/{sent['id']}/accept")
+                assert status == 200, grant
+                answer = await ada.wait_for(lambda m: m["type"] == "challenge_answer")
+                assert (answer["state"], answer["table"]) == ("accepted", grant["table"]["code"])
+                async with await TableConnection.open(
+                    p1.url, answer["table"], answer["token"]
+                ) as seat:
+                    state = await seat.wait_for(lambda m: m["type"] == "state", TIMEOUT)
+                    assert state["view"]["seat"] == 0 and state["view"]["hand"]
+                seen = await bea.wait_for(friends_where(lambda f: f[0]["table"] is not None))
+                assert seen["friends"][0]["table"] == answer["table"]
+
+                await ada.close()
+                await bea.wait_for(friends_where(lambda f: not f[0]["online"]))
