@@ -382,6 +382,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             review_queue=args.review_queue,
             review_per_address=args.review_per_address,
             review_per_account=args.review_per_account,
+            pool_bot_offer=args.pool_bot_offer,
             daily_arena=args.daily_arena,
             daily_arena_minutes=args.daily_arena_minutes,
             daily_arena_preset=args.daily_arena_preset,
@@ -700,6 +701,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--lobby-reads",
         metavar="LIMITS",
         help="lobby GETs allowed per client address (default: '50/second;1200/minute')",
+    )
+    serve.add_argument(
+        "--pool-bot-offer",
+        type=float,
+        metavar="SECONDS",
+        help="seconds a person waits in a pool before the computer is offered meanwhile "
+        "(default: 30)",
     )
     serve.add_argument(
         "--provisional-matches",

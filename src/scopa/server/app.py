@@ -34,6 +34,8 @@ from .daily import routes as daily_routes
 from .daily.deals import DailyDeals
 from .http_guards import SECURITY_HEADERS, BodyLimit, SecurityHeaders, page_policy
 from .lobby_feed import LobbyFeed
+from .pools.matchmaker import Matchmaker
+from .pools.sockets import PoolSockets
 from .puzzles import routes as puzzles
 from .settings import Settings
 from .store.storage import now
@@ -85,6 +87,7 @@ def create_app(
     room.match_ends.subscribe(daily.match_over)
     room.record_seals.append(daily.seal)
     cluster = Cluster(room)
+    pools = Matchmaker(room)
     tournaments = Tournaments(room)
     cluster.also_held.append(tournaments.held)
     people = PeopleFeed(room)
@@ -94,6 +97,7 @@ def create_app(
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await room.open()
         await cluster.open()
+        await pools.open()
         await tournaments.open()
         if on_open is not None:
             on_open()
@@ -105,6 +109,7 @@ def create_app(
             await people.close()
             await daily.close()
             await tournaments.close()
+            await pools.close()
             await cluster.close()
             await room.close()
 
@@ -124,6 +129,7 @@ def create_app(
     # What the accounts take as now (a test may move it: a deleted name is free after 30 days).
     app.state.clock = now
     app.state.cluster = cluster
+    app.state.pools = pools
     app.state.tournaments = tournaments
     app.state.people = people
     app.state.challenges = challenges
@@ -141,6 +147,7 @@ def create_app(
     app.add_api_route("/healthz", lobby.health, methods=["GET"], tags=["health"])
     app.add_api_websocket_route("/ws/tables/{code}", table_socket)
     app.add_api_websocket_route("/ws/lobby", LobbyFeed(room).serve)
+    app.add_api_websocket_route("/ws/pools", PoolSockets(pools).serve)
     app.add_api_websocket_route(
         "/ws/tournaments/{tournament_id}", TournamentFeed(tournaments).serve
     )

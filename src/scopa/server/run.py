@@ -43,6 +43,7 @@ def settings_from(
     review_queue: int | None = None,
     review_per_address: str | None = None,
     review_per_account: str | None = None,
+    pool_bot_offer: float | None = None,
     daily_arena: str | None = None,
     daily_arena_minutes: int | None = None,
     daily_arena_preset: str | None = None,
@@ -76,6 +77,8 @@ def settings_from(
                 ) from None
     if bot_queue and redis is None:
         raise ValueError("--bot-queue needs --redis: the queue is in Redis")
+    if pool_bot_offer is not None and not pool_bot_offer >= 0:
+        raise ValueError(f"--pool-bot-offer must be 0 or more seconds; got {pool_bot_offer}")
     return Settings(
         db_url=db or DEFAULT_DB,
         bot_delay=delay,
@@ -94,6 +97,7 @@ def settings_from(
         review_queue=Settings.review_queue if review_queue is None else review_queue,
         review_per_address=review_per_address or Settings.review_per_address,
         review_per_account=review_per_account or Settings.review_per_account,
+        pool_bot_offer=Settings.pool_bot_offer if pool_bot_offer is None else pool_bot_offer,
         daily_arena=daily_arena,
         daily_arena_minutes=(Settings.daily_arena_minutes if daily_arena_minutes is None
                              else daily_arena_minutes),

@@ -31,6 +31,8 @@ DEFAULT_REVIEW_PER_ACCOUNT = "10/minute;60/hour"
 """Reviews one logged-in account may ask for, from any address."""
 DEFAULT_REVIEW_QUEUE = 4
 """Reviews one process works out at once; one more asked is refused (503), not queued."""
+DEFAULT_POOL_BOT_OFFER = 30.0
+"""Seconds a person waits in a pool before the computer is offered while they wait on."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,10 @@ class Settings:
     """Login attempts (and password changes) allowed per account from one client address."""
     register_per_address: str = DEFAULT_REGISTER_PER_ADDRESS
     """Registrations allowed per client address (the ``limits`` library's notation)."""
+    pool_wave: float = 1.0
+    """Seconds between two waves of the pools' pairing (each process runs its own)."""
+    pool_bot_offer: float = DEFAULT_POOL_BOT_OFFER
+    """Seconds a person waits in a pool before they are offered the computer meanwhile."""
     daily_arena: str | None = None
     """The hour (``HH:MM``, UTC) of an arena held every day, made by the room itself and
     listed in the lobby a day ahead (None: no daily arena)."""
@@ -133,6 +139,9 @@ class Settings:
         if not 1 <= self.daily_arena_minutes <= 24 * 60:
             raise ValueError("daily_arena_minutes must be from 1 to 1440 (a day); got "
                              f"{self.daily_arena_minutes}")
+        if not self.pool_wave > 0 or self.pool_bot_offer < 0:
+            raise ValueError("pool_wave must be more than 0 seconds and pool_bot_offer 0 or "
+                             f"more; got {self.pool_wave} and {self.pool_bot_offer}")
         if self.provisional_matches < 0:
             raise ValueError(
                 f"provisional_matches must be 0 or more; got {self.provisional_matches}")

@@ -1,0 +1,374 @@
+"""The pools at work in one process: people who wait here, the waves that pair them, and the
+tables made for them.
+
+Every process runs the same loop, every ``Settings.pool_wave`` seconds:
+
+1. **renew** the person keys of the people whose sockets it holds (:mod:`.store`), and put back
+   in their pool, with their place, anyone whose key was lost: a party dropped because a
+   friend left, or people a process took and died before seating;
+2. offer the computer to people who have waited ``Settings.pool_bot_offer`` seconds;
+3. run a **wave** of every pool (:mod:`.matching`), take each group found out of the pool in
+   one atomic step, and seat the groups it took: a table made with everyone seated through the
+   lobby's own machinery (:meth:`.table.room.CardRoom.create`, :meth:`.table.tables.Table.join`),
+   dealt at once, and each person told their table and seat token with :meth:`Hub.tell`,
+   which reaches them on whatever process holds their socket.
+
+With several processes each runs waves; the take decides which process seats a group, so a
+person is seated once. One process alone keeps the pools in memory and runs the same code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final, Protocol
+
+from ..store import account_queries, pool_queries, rating_queries, social_queries
+from ..table.room import CardRoom
+from ..table.tokens import new_table_code
+from .formats import FORMATS, POOLS, Format, level_for, pool_name
+from .matching import NEWCOMER, Blocked, Person, Waiting, couples, foursomes
+from .store import MemoryPools, PoolStore, RedisPools
+
+log = logging.getLogger(__name__)
+
+NORMAL_CLOSURE: Final = 1000
+
+class PoolError(Exception):
+    """A request the pools refuse: a code and a sentence for the person; nothing changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Socket(Protocol):
+    """A waiting person's socket, as the matchmaker sees it."""
+
+    def push(self, message: dict[str, Any]) -> None: ...
+
+    def close(self, code: int, reason: str) -> None: ...
+
+
+@dataclass
+class Held:
+    """A person whose pool socket this process holds, and what they wait for."""
+
+    socket: Socket
+    person: Person
+    rating: float
+    pool: str
+    format: Format
+    since: float
+    party: Waiting | None = None
+    """Their party in the pool (None while a pair's creator waits for the friend)."""
+    pair_code: str | None = None
+    offered: bool = False
+    shown: tuple[int, float | None] | None = None
+    """The last count and typical wait they were sent."""
+    bot_table: str | None = None
+    """The table against the computer they play while they wait, if they chose one."""
+
+    @property
+    def key_value(self) -> str:
+        """What this person's key says while they wait here."""
+        if self.party is not None:
+            return self.party.ticket
+        return f"pair:{self.pair_code}"
+
+
+def new_ticket() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Matchmaker:
+    """This process's part of the pools."""
+
+    def __init__(self, room: CardRoom) -> None:
+        self.room = room
+        self.settings = room.settings
+        self.store: PoolStore = (
+            RedisPools(self.settings.redis_url) if self.settings.redis_url else MemoryPools()
+        )
+        self.clock: Callable[[], float] = time.time
+        """Seconds now: how long people have waited (tests move it by hand)."""
+        self.held: dict[str, Held] = {}
+        """The people whose pool sockets this process holds, by person key."""
+        self.counts: dict[str, int] = {}
+        """People waiting in each pool at the last wave."""
+        self.typical: dict[str, float | None] = {}
+        """Each pool's typical wait at the last wave (seconds; None before any pairing)."""
+        self.pairings = 0
+        """Groups this process seated since it started."""
+        self._loop: asyncio.Task[None] | None = None
+        room.hub.on_told(self.told)
+
+    async def open(self) -> None:
+        self._loop = asyncio.create_task(self._now_and_then(), name="scopa-pools")
+
+    async def close(self) -> None:
+        if self._loop is not None:
+            self._loop.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._loop
+        for held in list(self.held.values()):
+            await self.leave(held.person.key)
+        await self.store.close()
+
+    async def _now_and_then(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.pool_wave)
+            try:
+                await self.tick()
+                await self.wave()
+            except Exception:
+                log.exception("a wave of the pools failed; the next one will try again")
+
+    # -- a person's requests -----------------------------------------------------------------
+
+    async def join(
+        self, socket: Socket, person: Person, format_name: str, rated: bool, pair: str | None
+    ) -> None:
+        """``person`` asks to play in a pool; ``pair`` is ``new`` (make a pair code for a
+        friend), a friend's pair code, or None. Refused with a :class:`PoolError`."""
+        found = FORMATS.get(format_name)
+        if found is None:
+            raise PoolError("unknown_pool", f"there is no pool {format_name!r}; the pools are: "
+                            f"{', '.join(FORMATS)}")
+        if rated and person.account is None:
+            raise PoolError("guests_casual", "guests play casual games only: log in to play "
+                            "rated, or choose casual")
+        if pair is not None and found.players != 4:
+            raise PoolError("no_pairs", "friends queue as a pair for scopone, the game of four "
+                            "in teams, only")
+        if person.key in self.held:
+            raise PoolError("already_waiting", "you are waiting in a pool already: leave it "
+                            "first to join another")
+        codes = [code for code in [await self.store.table_of(person.key)] if code is not None]
+        playing = await pool_queries.playing_table(self.room.storage, person.account, codes)
+        if playing is not None:
+            raise PoolError("seated", f"you are seated at table {playing}, whose match is in "
+                            "play: finish or resign it first")
+        rating = NEWCOMER
+        if person.account is not None:
+            rating = await pool_queries.rating_of(
+                self.room.storage, person.account, found.rating_pool) or NEWCOMER
+        pool = pool_name(found.name, rated)
+        held = Held(socket, person, rating, pool, found, self.clock())
+        if pair == "new":
+            await self._make_pair(held)
+        elif pair is not None:
+            await self._join_pair(held, pair)
+        else:
+            held.party = Waiting(new_ticket(), (person,), rating, held.since)
+            if not await self.store.enter(pool, held.party, {}):
+                raise PoolError("already_waiting", "you are waiting in a pool already (in "
+                                "another tab or device): leave it there first")
+            self.held[person.key] = held
+        self._show(held)
+
+    async def _make_pair(self, held: Held) -> None:
+        code = new_table_code()
+        held.pair_code = code
+        if not await self.store.hold(held.person.key, held.key_value, None):
+            raise PoolError("already_waiting", "you are waiting in a pool already (in another "
+                            "tab or device): leave it there first")
+        creator = Waiting(new_ticket(), (held.person,), held.rating, held.since)
+        await self.store.keep_pair(code, creator, held.pool)
+        self.held[held.person.key] = held
+        held.socket.push({"type": "pair_code", "code": code})
+
+    async def _join_pair(self, held: Held, code: str) -> None:
+        code = code.strip().upper()
+        found = await self.store.take_pair(code)
+        if found is None:
+            raise PoolError("no_pair", f"no friend waits with the pair code {code!r}: it is "
+                            "mistyped, used or expired")
+        creator, pool = found
+        if pool != held.pool or creator.people[0].key == held.person.key:
+            await self.store.keep_pair(code, creator, pool)
+            raise PoolError("no_pair", f"the pair code {code!r} is for {pool}, with a friend: "
+                            "join that pool, as someone else")
+        party = Waiting(new_ticket(), (*creator.people, held.person),
+                        (creator.rating + held.rating) / 2, creator.since)
+        if not await self.store.enter(pool, party, {creator.people[0].key: f"pair:{code}"}):
+            raise PoolError("no_pair", "your friend left, or you are waiting in a pool already")
+        held.party = party
+        held.since = party.since
+        self.held[held.person.key] = held
+        await self.room.hub.tell(creator.people[0].key, {
+            "type": "pool_partner", "party": party.to_dict(), "name": held.person.name})
+        held.socket.push({"type": "partner", "name": creator.people[0].name})
+
+    async def leave(self, person: str) -> bool:
+        """``person`` leaves their pool (or their socket closed); whether they were waiting."""
+        held = self.held.pop(person, None)
+        if held is None:
+            return False
+        if held.party is not None:
+            await self.store.leave(held.pool, held.party)
+        else:
+            await self.store.release(person, held.key_value)
+            if held.pair_code is not None:
+                await self.store.take_pair(held.pair_code)
+        return True
+
+    async def play_bot(self, person: str) -> dict[str, Any]:
+        """A table against the computer at the person's level while they wait on; they stay in
+        the pool. Casual, like every game against the computer from here."""
+        held = self.held.get(person)
+        if held is None:
+            raise PoolError("not_waiting", "you are not waiting in a pool")
+        if not held.offered:
+            raise PoolError("no_offer", "the computer is offered after a wait: wait a little")
+        if held.bot_table is not None:
+            raise PoolError("no_offer", "you have a table against the computer already")
+        level = level_for(held.rating)
+        rules = held.format.rules()
+        table, seat, token = await self.room.create(
+            rules, held.format.look, {s: level for s in range(1, rules.players)},
+            held.person.name)
+        await table.start_now()
+        held.bot_table = table.code
+        return {"type": "bot_table", "code": table.code, "seat": seat, "token": token,
+                "socket": f"/ws/tables/{table.code}", "level": level}
+
+    # -- messages from any process -------------------------------------------------------------
+
+    def told(self, person: str, message: dict[str, Any]) -> None:
+        """A message :meth:`Hub.tell` sent ``person``: the pools' own, for people held here."""
+        held = self.held.get(person)
+        if held is None or not str(message.get("type", "")).startswith("pool_"):
+            return
+        if message["type"] == "pool_paired" and held.party is not None \
+                and held.party.ticket in message["tickets"]:
+            del self.held[person]
+            held.socket.push({key: value for key, value in message.items()
+                              if key not in ("tickets", "tokens")}
+                             | {"type": "paired", "token": message["tokens"][person]})
+            held.socket.close(NORMAL_CLOSURE, "paired")
+        elif message["type"] == "pool_partner" and held.party is None:
+            held.party = Waiting.from_dict(message["party"])
+            held.socket.push({"type": "partner", "name": message["name"]})
+
+    # -- the loop --------------------------------------------------------------------------------
+
+    def _show(self, held: Held) -> None:
+        shown = (self.counts.get(held.pool, 0), self.typical.get(held.pool))
+        if shown != held.shown:
+            held.shown = shown
+            held.socket.push({"type": "waiting", "pool": held.format.name,
+                              "rated": held.pool.endswith("-rated"), "waiting": shown[0],
+                              "typical": None if shown[1] is None else round(shown[1], 1),
+                              "pair": held.pair_code})
+
+    async def tick(self) -> None:
+        """Renew the keys of the people held here, put back those who lost their place, offer
+        the computer to those who waited long enough."""
+        people = list(self.held.values())
+        found = await self.store.renew([(h.person.key, h.key_value) for h in people])
+        now = self.clock()
+        alive: set[str] | None = None
+        for held, state in zip(people, found, strict=True):
+            if self.held.get(held.person.key) is not held:
+                continue  # left meanwhile
+            if state is None:
+                await self._put_back(held, None)
+            elif state.startswith("taken:"):
+                # Another process is seating them; put them back only if it died meanwhile.
+                if alive is None:
+                    alive = await self.room.hub.alive()
+                if state.removeprefix("taken:") not in alive:
+                    await self._put_back(held, state)
+            if not held.offered and now - held.since >= self.settings.pool_bot_offer:
+                held.offered = True
+                held.socket.push({"type": "offer", "level": level_for(held.rating),
+                                  "after": self.settings.pool_bot_offer})
+
+    async def _put_back(self, held: Held, state: str | None) -> None:
+        """Put a person back in their pool, alone, with the place they had."""
+        was_pair = held.party is not None and len(held.party.people) > 1
+        party = Waiting(new_ticket(), (held.person,), held.rating, held.since)
+        if await self.store.enter(held.pool, party, {held.person.key: state or ""}):
+            held.party = party
+            held.pair_code = None
+            if was_pair:
+                held.socket.push({"type": "partner_left"})
+        elif state is None:
+            log.warning("pools: %s could not be put back", held.person.key)
+
+    async def wave(self) -> None:
+        """One wave of every pool."""
+        for pool in POOLS:
+            await self._wave(pool)
+        for held in list(self.held.values()):
+            self._show(held)
+
+    async def _wave(self, pool: str) -> None:
+        parties = await self.store.parties(pool)
+        self.counts[pool] = sum(len(party.people) for party in parties)
+        self.typical[pool] = await self.store.typical(pool)
+        format_ = FORMATS[pool.rsplit("-", 1)[0]]
+        if self.counts[pool] < format_.players:
+            return
+        now = self.clock()
+        # Never two people where one blocked the other.
+        blocked: Blocked = await social_queries.blocked_among(
+            self.room.storage,
+            [p.account for party in parties for p in party.people if p.account is not None])
+        groups: list[tuple[list[Waiting], list[Person]]]
+        if format_.players == 2:
+            groups = [([a, b], [a.people[0], b.people[0]])
+                      for a, b in couples(parties, now, blocked)]
+        else:
+            groups = [(list(found.parties), list(found.seats))
+                      for found in foursomes(parties, now, blocked)]
+        for group, seats in groups:
+            taken = await self.store.take(pool, group, self.room.name)
+            if not taken.taken:
+                continue
+            self.counts[pool] -= len(seats)
+            await self.store.waited(pool, [now - party.since for party in group])
+            try:
+                await self._seat(pool, format_, group, seats)
+            except Exception:
+                # Their keys say they were taken: their processes put them back once the keys
+                # expire (store.TAKEN_SECONDS).
+                log.exception("pools: a table for %s could not be made", pool)
+
+    async def _seat(
+        self, pool: str, format_: Format, group: list[Waiting], seats: list[Person]
+    ) -> None:
+        """A table for ``seats`` (in seat order), dealt, and everyone told where they sit."""
+        rules = format_.rules()
+        table, first, token = await self.room.create(rules, format_.look, {}, seats[0].name)
+        assert first == 0 and token is not None
+        tokens = {seats[0].key: token}
+        for seat, person in enumerate(seats[1:], start=1):
+            _, tokens[person.key] = await table.join(person.name, seat)
+        rated = pool.endswith("-rated")
+        if rated:
+            await rating_queries.set_rated(self.room.storage, table.code, True)
+        for seat, person in enumerate(seats):
+            if person.account is not None:
+                await account_queries.hold_seat(
+                    self.room.storage, table.code, seat, person.account, None)
+        await table.start_now()
+        await self.store.seated([p.key for p in seats], self.room.name, table.code)
+        self.pairings += 1
+        message = {
+            "type": "pool_paired", "pool": format_.name, "rated": rated, "code": table.code,
+            "socket": f"/ws/tables/{table.code}",
+            "players": [person.name for person in seats],
+            "tickets": [party.ticket for party in group],
+        }
+        for seat, person in enumerate(seats):
+            # The message of each person carries only their own token.
+            await self.room.hub.tell(person.key, message | {
+                "seat": seat, "tokens": {person.key: tokens[person.key]}})
