@@ -1,8 +1,10 @@
 """The Puzzles page (issue 24, item 1): a shipped puzzle solved (right, the why sentence, the
 solver's line played to the round's end with the cards moving) and one failed (wrong, the best
 move and every move's worth), the theme picker giving a puzzle of its theme, in Italian with an
-Italian sentence on a phone, and the lobby's daily puzzle opening the day's puzzle. The page
-never scrolls and the hand stays in view at 1280x720 and 390x844."""
+Italian sentence on a phone, and the lobby's daily puzzle opening the day's puzzle. A logged-in
+player solves one and fails one and sees their puzzle rating move, their tries listed, a second
+try counted for nothing, and the rating on their profile. The page never scrolls and the hand
+stays in view at 1280x720 and 390x844."""
 
 from __future__ import annotations
 
@@ -11,14 +13,17 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from scopa.puzzles import Puzzle
 from scopa.puzzles.sets import shipped
+from scopa.server.puzzles.ratings import NEWCOMER, after_try, rated
 
 from .web_support import PHONE, open_page, screenshot
 
-LAPTOP = {"width": 1280, "height": 720}
+LAPTOP: ViewportSize = {"width": 1280, "height": 720}
+MINUS = "\N{MINUS SIGN}"
+"""How the page writes a fall in rating (js/puzzles.js's signed)."""
 CATALOGUES = Path(__file__).resolve().parents[2] / "src" / "scopa" / "web" / "i18n"
 WHY_ORDER = ["match", "sweep", "deny_sweep", "settebello", "last_capture", "primiera", "sevens",
              "coins", "cards"]  # fmt: skip
@@ -60,7 +65,9 @@ def test_a_puzzle_solved_then_one_failed(
                         motion=True)  # fmt: skip
     page = watched.page
     expect(page.locator("#puzzle")).to_have_attribute("data-puzzle", "scopa-00001")
-    expect(page.locator("#puzzle-rating")).to_have_text(f"Rating {solved.rating}")
+    expect(page.locator("#puzzle-rating")).to_have_text(f"Rating {rated(solved).shown}")
+    # A guest plays unrated, and is told so once the try is made.
+    expect(page.locator("#puzzle-my-rating")).to_have_count(0)
     # The other hand is known and drawn face up, the table's cards and both piles' counts.
     other = [str(card) for card in solved.position.other_hand]
     expect(page.locator(".other-hand .card")).to_have_count(len(other))
@@ -72,6 +79,7 @@ def test_a_puzzle_solved_then_one_failed(
     play(page, str(solved.best))
     expect(page.locator("#puzzle-verdict")).to_have_attribute("data-right", "true")
     expect(page.locator("#puzzle-verdict")).to_have_text("Right: that is the best move.")
+    expect(page.locator("#puzzle-rating-change")).to_have_text("Log in to keep a puzzle rating.")
     # settebello, coins, lose_least: the settebello's sentence, then the losing round's.
     expect(page.locator("#puzzle-why")).to_have_text(
         "It wins the seven of diamonds for your side; the next best move does not. "
@@ -153,4 +161,93 @@ def test_the_lobby_s_daily_puzzle(browser: Browser, web_server: str) -> None:
     expect(page.locator("#puzzle")).to_have_attribute("data-puzzle", daily["id"])
     expect(page.locator("#puzzle-title")).to_have_text("Today's puzzle")
     fits(page)
+    watched.check()
+
+
+def register(page: Page, name: str) -> None:
+    page.click("#account-link")
+    page.fill("#register-name", name)
+    page.fill("#register-password", "a good password")
+    page.click("#register-button")
+    expect(page.locator("#account-link")).to_have_text(name)
+
+
+def test_a_logged_in_player_s_rating_moves_and_their_tries_are_listed(
+    browser: Browser, web_server: str, puzzles: dict[str, Puzzle]
+) -> None:
+    solved, failed = puzzles["scopa-00003"], puzzles["scopa-00004"]
+    up = after_try(NEWCOMER, rated(solved), True)
+    down = after_try(up, rated(failed), False)
+    watched = open_page(browser, web_server, viewport=LAPTOP)
+    page = watched.page
+    register(page, "Puzzler")
+    page.goto(web_server + "#/puzzles/scopa/scopa-00003")
+    expect(page.locator("#puzzle")).to_have_attribute("data-puzzle", "scopa-00003")
+    expect(page.locator("#puzzle-my-rating")).to_have_text("Your rating 1000")
+    expect(page.locator("#puzzle-history summary")).to_have_text("Your tries (0)")
+    expect(page.locator("#puzzle-history")).to_contain_text("No puzzle tried yet.")
+    play(page, str(solved.best))
+    expect(page.locator("#puzzle-rating-change")).to_have_text(
+        f"Your puzzle rating: 1000 → {up.shown} (+{up.shown - 1000}).")
+    expect(page.locator("#puzzle-my-rating")).to_have_text(f"Your rating {up.shown}")
+    expect(page.locator("#puzzle-history li")).to_have_count(1)
+    expect(page.locator("#puzzle-history li.right")).to_have_attribute("data-puzzle", solved.id)
+    fits(page)
+    screenshot(page, "puzzle-rated-desktop-solved")
+
+    # The next one is failed: the rating falls, the newest try heads the list.
+    page.goto(web_server + "#/puzzles/scopa/scopa-00004")
+    expect(page.locator("#puzzle")).to_have_attribute("data-puzzle", "scopa-00004")
+    play(page, next(code for code in failed.values if code != str(failed.best)))
+    expect(page.locator("#puzzle-verdict")).to_have_attribute("data-right", "false")
+    expect(page.locator("#puzzle-rating-change")).to_have_text(
+        f"Your puzzle rating: {up.shown} → {down.shown} ({MINUS}{up.shown - down.shown}).")
+    expect(page.locator("#puzzle-my-rating")).to_have_text(f"Your rating {down.shown}")
+    rows = page.locator("#puzzle-history li")
+    expect(rows).to_have_count(2)
+    expect(rows.first).to_have_attribute("data-puzzle", failed.id)
+    expect(rows.first).to_have_class("wrong")
+    expect(rows.first.locator(".after")).to_have_text(str(down.shown))
+    expect(rows.nth(1)).to_have_attribute("data-puzzle", solved.id)
+    fits(page)
+    screenshot(page, "puzzle-rated-desktop-failed")
+
+    # The first one again, from the history: answered, and it counts for nothing.
+    page.click(f'#puzzle-history li[data-puzzle="{solved.id}"] a')
+    expect(page.locator("#puzzle")).to_have_attribute("data-puzzle", solved.id)
+    play(page, str(solved.best))
+    expect(page.locator("#puzzle-verdict")).to_have_attribute("data-right", "true")
+    expect(page.locator("#puzzle-rating-change")).to_have_text(
+        "You tried this puzzle before: only the first try counts, so your rating stays "
+        f"{down.shown}.")
+    expect(page.locator("#puzzle-history li")).to_have_count(2)
+
+    # The profile has the puzzle rating on a line of its own.
+    page.goto(web_server + "#/p/Puzzler")
+    expect(page.locator("#profile-puzzles")).to_have_text(
+        f"Puzzle rating: Scopa: {down.shown}, 1 of 2 solved")
+    screenshot(page, "puzzle-rated-profile")
+    watched.check()
+
+
+def test_a_logged_in_player_on_a_phone(browser: Browser, web_server: str,
+                                       puzzles: dict[str, Puzzle]) -> None:
+    solved = puzzles["scopa-00005"]
+    up = after_try(NEWCOMER, rated(solved), True)
+    watched = open_page(browser, web_server, locale="it-IT", viewport=PHONE)
+    page = watched.page
+    register(page, "Telefonista")
+    page.goto(web_server + "#/puzzles/scopa/scopa-00005")
+    expect(page.locator("#puzzle-my-rating")).to_have_text("Il tuo punteggio 1000")
+    fits(page)
+    screenshot(page, "puzzle-rated-phone-it")
+    play(page, str(solved.best))
+    expect(page.locator("#puzzle-rating-change")).to_have_text(
+        f"Il tuo punteggio nei problemi: 1000 → {up.shown} (+{up.shown - 1000}).")
+    # On a phone the list starts shut, under the answer; opened, it shows the try.
+    page.click("#puzzle-history summary")
+    expect(page.locator("#puzzle-history li")).to_have_count(1)
+    page.locator("#puzzle-history").scroll_into_view_if_needed()
+    fits(page)
+    screenshot(page, "puzzle-rated-phone-it-history")
     watched.check()

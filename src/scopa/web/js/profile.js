@@ -1,5 +1,6 @@
 // A player's profile ("#/p/NAME"): the rating in each pool with its history drawn as an SVG
-// chart, wins and losses, and the recent matches with links to their replays.
+// chart, wins and losses, the puzzle rating in a line, and the recent matches with links to
+// their replays.
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
@@ -106,6 +107,14 @@ export function showProfile(main, name) {
         t("profile.watch", { match: match.match }))))))));
   }
 
+  // The puzzle ratings, a rating kind apart from the pools', on one line: each game tried.
+  function puzzleLine() {
+    if (!profile.puzzles?.length) return null;
+    return h("p", { id: "profile-puzzles" }, h("strong", {}, `${t("profile.puzzles")}: `),
+      profile.puzzles.map((row) => t("profile.puzzle_rating", { game: t(`preset.${row.preset}`),
+        rating: row.rating, solved: row.solved, tries: row.tries })).join(" · "));
+  }
+
   function render() {
     if (!profile) {
       main.replaceChildren(h("section", { class: "panel" }, h("h1", {}, name),
@@ -116,7 +125,8 @@ export function showProfile(main, name) {
     main.replaceChildren(h("div", { class: "profile" },
       h("section", { class: "panel" }, h("h1", {}, profile.name),
         h("p", { id: "record" }, record("profile.record",
-          { wins: profile.wins, losses: profile.losses, abandoned: profile.abandoned }))),
+          { wins: profile.wins, losses: profile.losses, abandoned: profile.abandoned })),
+        puzzleLine()),
       h("h2", {}, t("profile.ratings")), ratings(),
       h("section", { class: "panel" }, h("h2", {}, t("profile.recent")), recent())));
   }

@@ -4,7 +4,11 @@
 // plays the solver's line on the felt (with motion, or step by step without it), says why in
 // one sentence built from the puzzle's themes and values, and what every move was worth.
 // It loads when first opened (puzzlelink.js), with its styles, puzzles.css.
+// A logged-in player has a puzzle rating (docs/puzzles.md): the first try of each puzzle moves
+// it, the page says by how much, lists their latest tries, and "next" asks for a puzzle near
+// their rating; a guest is told that logging in keeps one.
 
+import { whoAmI } from "./account.js";
 import { api } from "./api.js";
 import { cardButton, cardImage } from "./cardview.js";
 import { h } from "./dom.js";
@@ -28,6 +32,10 @@ const ESCOBA_NAMES = { settebello: "velo", primiera: "setenta" };
 const STEP_PAUSE = { moving: 450, still: 1100 };
 // The theme chosen last, kept while the page is open: "next" stays on it.
 let chosenTheme = "";
+// The latest tries the history shows; the server keeps them all and lists its own limit.
+const HISTORY_SHOWN = 10;
+// Whether the history is open, kept while the page is open; at first, open where there is room.
+let historyOpen = null;
 
 const RANK_VALUE = { A: 1, J: 8, Q: 9, K: 10 };
 const valueOf = (card) => RANK_VALUE[card[0]] ?? Number(card[0]);
@@ -122,7 +130,14 @@ export function showPuzzles(main, hash) {
     preset: PUZZLE_PRESETS.includes(presetPart) ? presetPart : PUZZLE_PRESETS[0],
     id: idPart ? decodeURIComponent(idPart) : null, daily: idPart === "daily",
     puzzle: null, answer: null, tried: null, pending: null, step: 0, problem: "", busy: false,
+    me: null, mine: null,
   };
+  historyOpen ??= window.matchMedia("(min-width: 641px)").matches;
+  // Who is here: a logged-in player's rating and tries are asked for, and "next" goes near it.
+  const known = whoAmI().then((me) => {
+    s.me = me;
+    loadMine();
+  });
   let run = 0; // the line being played: a later try, puzzle or screen stops an earlier one
   let timer = null;
   const look = () => dealtLook();
@@ -146,10 +161,24 @@ export function showPuzzles(main, hash) {
     render();
   }
 
-  // The next puzzle (of the theme chosen), shown at its own address without a second load.
+  // The player's rating and latest tries in this game (a guest has none).
+  async function loadMine() {
+    if (!s.me) return;
+    const preset = s.preset;
+    const mine = await api(`/puzzles/${preset}/mine`).catch(() => null);
+    if (mine && preset === s.preset) {
+      s.mine = mine;
+      render();
+    }
+  }
+
+  // The next puzzle (of the theme chosen; near a logged-in player's rating, one they have not
+  // tried), shown at its own address without a second load.
   async function next() {
+    await known;
     await load(`/puzzles/${s.preset}/next?${new URLSearchParams({
       ...(chosenTheme ? { theme: chosenTheme } : {}), ...(s.puzzle ? { after: s.puzzle.id } : {}),
+      ...(s.me ? { near: "true" } : {}),
     })}`);
     if (s.puzzle) {
       s.daily = false;
@@ -166,6 +195,8 @@ export function showPuzzles(main, hash) {
   function choosePreset(event) {
     s.preset = event.target.value;
     s.puzzle = null;
+    s.mine = null;
+    loadMine();
     next();
   }
 
@@ -177,6 +208,10 @@ export function showPuzzles(main, hash) {
     try {
       const answer = await api(`/puzzles/${s.preset}/${s.puzzle.id}/try`, { move: code });
       Object.assign(s, { answer, tried: code, busy: false, step: 0 });
+      if (answer.player) {
+        s.mine = s.mine && { ...s.mine, rating: answer.player.rating };
+        loadMine();
+      }
       render();
       document.getElementById("puzzle-verdict")?.focus();
       playLine();
@@ -242,6 +277,8 @@ export function showPuzzles(main, hash) {
       h("h1", { id: "puzzle-title" }, s.daily ? t("puzzle.daily") : t("puzzle.title")),
       p ? h("span", { class: "puzzle-rating", id: "puzzle-rating" },
         t("puzzle.rating", { rating: p.rating })) : null,
+      s.me && s.mine ? h("span", { class: "puzzle-rating mine", id: "puzzle-my-rating" },
+        t("puzzle.my_rating", { rating: s.mine.rating?.rating ?? 1000 })) : null,
       h("label", {}, h("span", { class: "sr-only" }, t("lobby.game")),
         h("select", { id: "puzzle-preset", onchange: choosePreset }, PUZZLE_PRESETS.map((preset) =>
           h("option", { value: preset, selected: preset === s.preset }, t(`preset.${preset}`))))),
@@ -318,12 +355,46 @@ export function showPuzzles(main, hash) {
         t("table.cancel")));
   }
 
+  // What the try did to the player's rating: by how much, or nothing for a second try; a
+  // guest is told that logging in keeps a rating.
+  function ratingChange(a) {
+    if (!a.player) {
+      return h("p", { class: "rating-change guest", id: "puzzle-rating-change" },
+        h("a", { href: "#/account" }, t("puzzle.guest_unrated")));
+    }
+    const { before, after, counted } = a.player;
+    if (!counted) {
+      return h("p", { class: "rating-change", id: "puzzle-rating-change", "data-counted": "false" },
+        t("puzzle.not_counted", { rating: after }));
+    }
+    return h("p", { class: `rating-change ${after >= before ? "up" : "down"}`,
+      id: "puzzle-rating-change", "data-counted": "true" },
+    t("puzzle.rating_change", { before, after, change: signed(after - before) }));
+  }
+
+  // The player's latest counted tries: each puzzle, solved or missed, the rating it left.
+  function historyList() {
+    if (!s.me || !s.mine) return null;
+    const tries = s.mine.tries.slice(0, HISTORY_SHOWN);
+    return h("details", { class: "puzzle-history", id: "puzzle-history", open: historyOpen,
+      ontoggle: (event) => { historyOpen = event.target.open; } },
+    h("summary", {}, t("puzzle.history", { count: s.mine.rating?.tries ?? 0 })),
+    tries.length ? h("ol", { class: "tries" }, tries.map((row) => h("li", {
+      "data-puzzle": row.puzzle, class: row.right ? "right" : "wrong" },
+    h("span", { class: "mark", "aria-label": t(row.right ? "puzzle.solved" : "puzzle.missed") },
+      row.right ? "✓" : "✗"),
+    h("a", { href: `#/puzzles/${s.preset}/${encodeURIComponent(row.puzzle)}` }, row.puzzle),
+    h("span", { class: "after" }, String(row.after)),
+    h("span", { class: "change" }, signed(row.after - row.before)))))
+      : h("p", {}, t("puzzle.history_none")));
+  }
+
   // Before a try: what to do. After: right or wrong, why, the line step by step, the values.
   function side() {
     const a = s.answer;
     if (!a) {
       return h("aside", { class: "puzzle-side panel" },
-        h("p", { class: "puzzle-task", id: "puzzle-task" }, t("puzzle.task")));
+        h("p", { class: "puzzle-task", id: "puzzle-task" }, t("puzzle.task")), historyList());
     }
     const moves = lineMoves();
     const me = mine();
@@ -332,6 +403,7 @@ export function showPuzzles(main, hash) {
       h("p", { class: `verdict ${a.right ? "right" : "wrong"}`, id: "puzzle-verdict",
         tabindex: "-1", "data-right": a.right ? "true" : "false" },
       a.right ? t("puzzle.right") : t("puzzle.wrong")),
+      ratingChange(a),
       h("p", { class: "best", id: "puzzle-best" }, t("puzzle.best", { move: moveWords(a.best, look()) })),
       h("p", { class: "why-puzzle", id: "puzzle-why" }, whySentence(s.puzzle, a, look())),
       h("p", { class: "themes" }, a.themes.map((theme) => h("span", { class: "theme-tag" },
@@ -352,7 +424,8 @@ export function showPuzzles(main, hash) {
           "aria-label": t("puzzle.step_back"), onclick: () => stepTo(s.step - 1) }, "◀"),
         h("button", { type: "button", id: "puzzle-replay", onclick: playLine }, t("puzzle.replay")),
         h("button", { type: "button", id: "puzzle-step-on", disabled: s.step === moves.length,
-          "aria-label": t("puzzle.step_on"), onclick: () => stepTo(s.step + 1) }, "▶")));
+          "aria-label": t("puzzle.step_on"), onclick: () => stepTo(s.step + 1) }, "▶")),
+      historyList());
   }
 
   function render() {
