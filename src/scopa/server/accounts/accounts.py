@@ -34,7 +34,7 @@ import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Annotated, Final, TypeVar, cast
 from urllib.parse import urlsplit
 
@@ -64,6 +64,9 @@ MIN_PASSWORD: Final = 8
 MAX_PASSWORD: Final = 256
 SEEN_EVERY: Final = timedelta(minutes=5)
 """A session's ``seen_at`` is written at most this often, not on every request."""
+NAME_KEPT: Final = timedelta(days=30)
+"""A deleted account's name (and every name that looks like it) is nobody's to register for
+this long, so that nobody takes it over while the people who knew it still remember it."""
 
 _hasher = PasswordHasher()
 _DUMMY_HASH: Final = _hasher.hash("a password nobody has")
@@ -282,6 +285,12 @@ def _database(request: HTTPConnection) -> Database:
     return _room(request).storage
 
 
+def clock(request: Request) -> datetime:
+    """Now, as the app's ``state.clock`` says (``storage.now`` unless a test moves it): the
+    moment an account is made or deleted, and when a deleted account's name is free again."""
+    return cast(Callable[[], datetime], request.app.state.clock)()
+
+
 def check_origin(request: HTTPConnection) -> None:
     """Refuse (403) a cookie-authenticated write sent by a page of another site. Browsers send
     ``Origin`` with every cross-site POST; a client that sends neither header is no browser, and
@@ -340,7 +349,7 @@ def _account_limits(request: Request) -> AccountLimits:
     return cast(AccountLimits, limits)
 
 
-async def _limit_password_checks(request: Request, key: str) -> None:
+async def limit_password_checks(request: Request, key: str) -> None:
     """Refuse (429) one more password check from this address on the account keyed ``key``."""
     refusal = await _account_limits(request).password_refusal(client_address(request), key)
     if refusal is not None:
@@ -433,13 +442,21 @@ async def register(body: Credentials, request: Request, response: Response) -> A
     if key in _GUEST_KEYS:
         raise LobbyError(409, f"the user name {name!r} is what guests are called: choose another")
     database = _database(request)
-    if await account_queries.name_taken(database, key):
+    moment = clock(request)
+    holder = await account_queries.name_holder(database, key)
+    if holder is not None and holder.deleted_at is None:
         raise LobbyError(409, f"the user name {name!r} is taken: choose another")
+    if holder is not None and holder.deleted_at is not None \
+            and moment < holder.deleted_at + NAME_KEPT:
+        free = (holder.deleted_at + NAME_KEPT).strftime("%Y-%m-%d %H:%M UTC")
+        raise LobbyError(409, f"the user name {name!r} belonged to an account deleted on "
+                         f"{holder.deleted_at:%Y-%m-%d}: it is free again from {free}")
     refusal = await _account_limits(request).registration_refusal(client_address(request))
     if refusal is not None:
         raise LobbyError(429, refusal)
     password_hash = await hash_password(password)
-    account_id = await account_queries.create_account(database, name, key, password_hash, now())
+    account_id = await account_queries.create_account(
+        database, name, key, password_hash, moment, release_before=moment - NAME_KEPT)
     if account_id is None:
         raise LobbyError(409, f"the user name {name!r} is taken: choose another")
     await _new_session(request, response, account_id, password)
@@ -453,7 +470,7 @@ async def login(body: Credentials, request: Request, response: Response) -> Acco
     check_origin(request)
     name = clean_name(body.name)
     key = name_key(name)
-    await _limit_password_checks(request, key)
+    await limit_password_checks(request, key)
     row = await account_queries.login_row(_database(request), key, legacy_name_key(body.name))
     matches = await password_matches(body.password, row.password_hash if row else _DUMMY_HASH)
     if row is None or not matches:
@@ -492,7 +509,7 @@ async def change_password(
     are sealed again under the new password's seat key. The current password is checked under
     the login's limits (the same counts: a stolen session is no way around them)."""
     new_password = check_password(body.new)
-    await _limit_password_checks(request, name_key(account.name))
+    await limit_password_checks(request, name_key(account.name))
     current_hash = await account_queries.password_hash(_database(request), account.id)
     if current_hash is None or not await password_matches(body.current, current_hash):
         raise LobbyError(403, "the current password is wrong: the password was not changed")

@@ -63,6 +63,7 @@ class Standing(BaseModel):
     wins: int
     losses: int
     provisional: bool
+    deleted: bool = Field(False, description="a deleted account: its name is blank")
 
 
 class Leaderboard(BaseModel):
@@ -97,6 +98,7 @@ class Seat(BaseModel):
     name: str | None
     kind: str
     level: str | None
+    deleted: bool = Field(False, description="a deleted account's seat: its name is gone")
 
 
 class PlayedMatch(BaseModel):
@@ -161,7 +163,7 @@ def _standing(row: NamedRating, rank: int | None, provisional: int) -> Standing:
     return Standing(
         rank=rank, id=row.account_id, name=row.name, rating=display(row.mu, row.sigma),
         matches=row.matches, wins=row.wins, losses=row.losses,
-        provisional=row.matches < provisional,
+        provisional=row.matches < provisional, deleted=row.deleted,
     )
 
 
@@ -214,7 +216,8 @@ def _played(row: RecordedMatch, change: int | None) -> PlayedMatch:
         seat=row.seat,
         players=[
             Seat(seat=player["seat"], side=player["seat"] % sides, name=player.get("name"),
-                 kind=player.get("kind", "human"), level=player.get("level"))
+                 kind=player.get("kind", "human"), level=player.get("level"),
+                 deleted=player.get("deleted", False))
             for player in row.players
         ],
         replay=f"/#/m/{row.match_id}",

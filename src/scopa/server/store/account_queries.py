@@ -156,17 +156,30 @@ async def sessions_of(storage: Storage, account_id: int) -> list[ListedSession]:
 
 
 async def create_account(
-    storage: Storage, name: str, name_key: str, password_hash: str, moment: datetime
+    storage: Storage, name: str, name_key: str, password_hash: str, moment: datetime,
+    *, release_before: datetime | None = None,
 ) -> int | None:
     """A new account; its id, or None when ``name_key`` is taken (found taken in the
-    transaction, or taken by another process's insert that committed first)."""
+    transaction, or taken by another process's insert that committed first). A deleted
+    account that keeps the key but was deleted before ``release_before`` gives it up in the
+    same transaction (its key becomes :func:`released_key`)."""
 
     async def run(connection: AsyncConnection) -> int | None:
-        taken = await connection.scalar(
-            sa.select(accounts.c.id).where(accounts.c.name_key == name_key)
-        )
+        taken = (
+            await connection.execute(
+                sa.select(accounts.c.id, accounts.c.deleted_at)
+                .where(accounts.c.name_key == name_key)
+            )
+        ).first()
         if taken is not None:
-            return None
+            lapsed = (release_before is not None and taken.deleted_at is not None
+                      and aware(taken.deleted_at) < release_before)
+            if not lapsed:
+                return None
+            await connection.execute(
+                accounts.update().where(accounts.c.id == taken.id)
+                .values(name_key=released_key(taken.id))
+            )
         inserted = await connection.execute(
             accounts.insert().values(
                 name=name, name_key=name_key, password_hash=password_hash, created_at=moment
@@ -183,8 +196,21 @@ async def create_account(
 
 
 def named(name_key: str, legacy_key: str) -> sa.ColumnElement[bool]:
-    """Whether an account row has a typed name's key, or its key of before migration 0008."""
-    return accounts.c.name_key.in_((name_key, legacy_key))
+    """Whether an account row has a typed name's key, or its key of before migration 0008,
+    and is not deleted (a deleted account's name finds nobody, though it keeps its key for a
+    while: :func:`name_holder`)."""
+    return sa.and_(accounts.c.name_key.in_((name_key, legacy_key)),
+                   accounts.c.deleted_at.is_(None))
+
+
+def released_key(account_id: int) -> str:
+    """The key a deleted account holds once its name is free again: upper case, so never a
+    key of before migration 0008 (those are case-folded), and never 64 hex digits.
+
+    >>> released_key(12)
+    'DELETED 12'
+    """
+    return f"DELETED {account_id}"
 
 
 def chosen(rows: Sequence[Any], legacy_key: str) -> Any:
@@ -197,13 +223,28 @@ def chosen(rows: Sequence[Any], legacy_key: str) -> Any:
     return rows[0] if rows else None
 
 
-async def name_taken(storage: Storage, name_key: str) -> bool:
-    """Whether an account has the key ``name_key`` (a look-alike of the name is taken)."""
+@dataclass(frozen=True)
+class NameHolder:
+    """The account that holds a name key: a live one (``deleted_at`` None), or a deleted one
+    that keeps the name from others until its time is up."""
+
+    account_id: int
+    deleted_at: datetime | None
+
+
+async def name_holder(storage: Storage, name_key: str) -> NameHolder | None:
+    """The account that has the key ``name_key`` (a look-alike of the name is taken), deleted
+    or not; None when the name is free."""
     async with storage.engine.connect() as connection:
-        found = await connection.scalar(
-            sa.select(accounts.c.id).where(accounts.c.name_key == name_key)
-        )
-    return found is not None
+        found = (
+            await connection.execute(
+                sa.select(accounts.c.id, accounts.c.deleted_at)
+                .where(accounts.c.name_key == name_key)
+            )
+        ).first()
+    if found is None:
+        return None
+    return NameHolder(found.id, None if found.deleted_at is None else aware(found.deleted_at))
 
 
 async def login_row(storage: Storage, name_key: str, legacy_key: str) -> Login | None:

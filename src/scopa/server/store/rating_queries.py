@@ -49,6 +49,8 @@ class NamedRating(StoredRating):
     """A rating with its account's name, as a leaderboard lists it."""
 
     name: str
+    deleted: bool = False
+    """The account was deleted (its name is blank): shown as a deleted player."""
 
 
 @dataclass(frozen=True)
@@ -260,7 +262,7 @@ async def standings(
     ``account_id``'s own with how many counted ratings are stronger; read on one connection."""
     strength = ratings.c.mu - 3 * ratings.c.sigma
     query = (
-        sa.select(ratings, accounts.c.name)
+        sa.select(ratings, accounts.c.name, accounts.c.deleted_at)
         .join(accounts, accounts.c.id == ratings.c.account_id)
         .where(ratings.c.pool == pool)
     )
@@ -293,7 +295,7 @@ async def standings(
 
 def _named_rating(row: Any) -> NamedRating:
     return NamedRating(row.account_id, row.pool, row.mu, row.sigma, row.matches, row.wins,
-                       row.losses, row.name)
+                       row.losses, row.name, row.deleted_at is not None)
 
 
 async def profile_of(

@@ -1,0 +1,106 @@
+"""Your data (issue 23, item 5): download everything the room holds about your account, or
+delete the account.
+
+The download is one JSON file (``Content-Disposition: attachment``) of the sections
+:mod:`..store.export_queries` reads: the account's own rows, never a secret (no password
+hash, no session secret, no seat token, sealed or not) and never another account's private
+data. It reads every match the account played, so it is limited per account
+(:data:`EXPORTS_PER_ACCOUNT`) besides the lobby's limits per address.
+
+Deleting asks for the password again, under the login's limits (a stolen session alone cannot
+delete an account), and makes the account a tombstone (:mod:`..store.deletion_queries` says
+what goes and why the row stays). Its name is free again for a new registration after
+:data:`.accounts.NAME_KEPT`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Final, cast
+
+from fastapi import APIRouter, Depends, Request, Response
+from limits import parse_many
+from limits.aio.strategies import MovingWindowRateLimiter
+from pydantic import BaseModel, Field, StringConstraints
+
+from ..store import account_queries, deletion_queries, export_queries
+from ..table.ratelimit import limit_storage
+from ..table.room import CardRoom
+from ..table.tables import LobbyError
+from . import seatkeys
+from .accounts import (
+    COOKIE,
+    Me,
+    clock,
+    limit_password_checks,
+    name_key,
+    password_matches,
+    rate_limit,
+)
+
+EXPORTS_PER_ACCOUNT: Final = "3/minute;20/hour"
+"""Downloads one account may make: each reads every match it ever played."""
+
+router = APIRouter(prefix="/api/account", tags=["accounts"], dependencies=[Depends(rate_limit)])
+
+
+def _room(request: Request) -> CardRoom:
+    return cast(CardRoom, request.app.state.room)
+
+
+def _limiter(request: Request) -> MovingWindowRateLimiter:
+    """The downloads' limiter, made on first use (the memory storage needs a running loop),
+    counting in the room's Redis when it has one, so that every process counts the same."""
+    state = request.app.state
+    limiter = getattr(state, "export_limiter", None)
+    if limiter is None:
+        limiter = state.export_limiter = MovingWindowRateLimiter(
+            limit_storage(_room(request).settings.redis_url))
+    return cast(MovingWindowRateLimiter, limiter)
+
+
+@router.get("/export", response_class=Response, responses={
+    200: {"content": {"application/json": {}},
+          "description": "a file to save: scopa-account-ID.json"}})
+async def export(request: Request, account: Me) -> Response:
+    """Everything the room holds about your account, as one JSON file to save: profile,
+    ratings and their history, matches (with their records where finished), the chat messages
+    you wrote and the reports you made, sessions, the seats you hold (codes, not tokens) and
+    any sanction. Nothing secret, and nothing of another account's but what everyone at your
+    tables saw (the players' names)."""
+    for limit in parse_many(EXPORTS_PER_ACCOUNT):
+        if not await _limiter(request).hit(limit, "export-account", str(account.id)):
+            raise LobbyError(429, f"too many downloads of your data (at most {limit}): wait a "
+                             "little and try again")
+    data = await export_queries.everything(_room(request).storage, account.id)
+    body = {"exported_at": clock(request).isoformat(), **data}
+    return Response(
+        json.dumps(body, ensure_ascii=False, indent=1).encode(),
+        media_type="application/json",
+        headers={
+            "Content-Disposition": f'attachment; filename="scopa-account-{account.id}.json"',
+            "Cache-Control": "no-store",
+        },
+    )
+
+
+class Deletion(BaseModel):
+    password: Annotated[str, StringConstraints(max_length=4096)] = Field(
+        description="your password, asked again: deleting cannot be undone")
+
+
+@router.delete("", status_code=204)
+async def delete_account(
+    body: Deletion, request: Request, response: Response, account: Me
+) -> None:
+    """Delete your account, after your password. Your name shows as a deleted player in the
+    matches you played and on the leaderboards, your sessions and the seats you hold go, and
+    the name is free for someone else after 30 days. Cannot be undone."""
+    await limit_password_checks(request, name_key(account.name))
+    storage = _room(request).storage
+    stored = await account_queries.password_hash(storage, account.id)
+    if stored is None or not await password_matches(body.password, stored):
+        raise LobbyError(403, "the password is wrong: the account was not deleted")
+    await deletion_queries.delete_account(storage, account.id, clock(request))
+    for name in (COOKIE, seatkeys.KEY_COOKIE):
+        response.delete_cookie(name, path="/", httponly=True, samesite="lax")

@@ -1,0 +1,119 @@
+"""Deleting an account, in one transaction (issue 23, item 5).
+
+The account's row stays as a tombstone rather than going: matches, ratings, rating histories
+and moderators' reports point at its id, and a row kept means none of them points at nothing
+or has to be rewritten to a new id. What makes the row a person goes: its name is blanked,
+its password hash emptied (no password matches an empty hash), ``deleted_at`` is set. Its
+``name_key`` stays, so the name and its look-alikes are nobody's until registration releases
+it (:func:`.account_queries.create_account`, after the wing's waiting time).
+
+Its traces elsewhere: every session and every seat it holds go (the sealed tokens with them);
+in the players of every match it played (finished, or being played at a table where it holds
+a seat) its seat's name becomes null with ``"deleted": true``, which the web client shows as
+"deleted player"; the names on the chat messages it wrote and its tournament entries are
+blanked; its follows, blocks (both ways), challenge setting and puzzle tries go. The ratings its
+matches gave others stay as they are, and so do its own, shown as a deleted player's.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from .export_queries import written_by
+from .schema import (
+    account_matches,
+    accounts,
+    blocks,
+    challenge_settings,
+    chat_messages,
+    follows,
+    matches,
+    puzzle_ratings,
+    puzzle_tries,
+    seat_accounts,
+    sessions,
+    tables,
+    tournament_players,
+)
+from .storage import Storage
+
+GONE: tuple[tuple[sa.Table, str], ...] = (
+    (sessions, "account_id"),
+    (seat_accounts, "account_id"),
+    (follows, "follower_id"),
+    (follows, "followed_id"),
+    (blocks, "blocker_id"),
+    (blocks, "blocked_id"),
+    (challenge_settings, "account_id"),
+    (puzzle_tries, "account_id"),
+    (puzzle_ratings, "account_id"),
+)
+"""Rows deleted with the account: a table and the column that names it (one line a table).
+Its puzzle rating goes with its tries: puzzles are rated apart, so no one else's depends on it."""
+
+UNNAMED: tuple[tuple[sa.Table, str, str], ...] = (
+    (tournament_players, "account_id", "name"),
+)
+"""Copies of the account's name kept beside its id (a table, the id's column, the name's),
+blanked with the account."""
+
+
+def unnamed(players: list[dict[str, Any]], seats: set[int]) -> list[dict[str, Any]]:
+    """A match's players with the names of ``seats`` taken out and marked deleted.
+
+    >>> unnamed([{"seat": 0, "name": "Anna"}, {"seat": 1, "name": "Bot 2"}], {0})
+    [{'seat': 0, 'name': None, 'deleted': True}, {'seat': 1, 'name': 'Bot 2'}]
+    """
+    return [
+        {**player, "name": None, "deleted": True} if player.get("seat") in seats else player
+        for player in players
+    ]
+
+
+async def delete_account(storage: Storage, account_id: int, moment: datetime) -> None:
+    """Make ``account_id`` a tombstone at ``moment`` (above), in one transaction."""
+
+    async def run(connection: AsyncConnection) -> None:
+        seats_by_match: dict[int, set[int]] = {}
+        finished = await connection.execute(
+            sa.select(account_matches.c.match_id, account_matches.c.seat)
+            .where(account_matches.c.account_id == account_id)
+        )
+        for row in finished:
+            seats_by_match.setdefault(row.match_id, set()).add(row.seat)
+        held = await connection.execute(
+            sa.select(matches.c.id, seat_accounts.c.seat)
+            .join(tables, tables.c.code == seat_accounts.c.table_code)
+            .join(matches, matches.c.id == tables.c.match_id)
+            .where(seat_accounts.c.account_id == account_id, matches.c.status == "playing")
+        )
+        for row in held:
+            seats_by_match.setdefault(row.id, set()).add(row.seat)
+        for match_id, seats in sorted(seats_by_match.items()):
+            players = await connection.scalar(
+                sa.select(matches.c.players).where(matches.c.id == match_id)
+            )
+            if players is not None:
+                await connection.execute(
+                    matches.update().where(matches.c.id == match_id)
+                    .values(players=unnamed(players, seats))
+                )
+        await connection.execute(
+            chat_messages.update().where(written_by(account_id)).values(name=None)
+        )
+        for table, column, name in UNNAMED:
+            await connection.execute(
+                table.update().where(table.c[column] == account_id).values({name: ""})
+            )
+        for table, column in GONE:
+            await connection.execute(table.delete().where(table.c[column] == account_id))
+        await connection.execute(
+            accounts.update().where(accounts.c.id == account_id)
+            .values(name="", password_hash="", deleted_at=moment)
+        )
+
+    await storage.write(run)
