@@ -57,8 +57,9 @@ class NewTournament(BaseModel):
         "scopa", description="the game: a preset played by two")
     minutes: int | None = Field(None, description="an arena's length, 1 to 1440 (a day)")
     rounds: int | None = Field(None, description="a Swiss's rounds, 1 to 15")
-    starts_at: datetime | None = Field(
-        None, description="when it starts (ISO 8601; no zone is UTC); default: at once")
+    starts_at: datetime = Field(
+        description="when it starts (ISO 8601; no zone is UTC); its maker may start it "
+        "earlier with /start")
 
 
 def _check(body: NewTournament, moment: datetime) -> tuple[str, datetime]:
@@ -81,7 +82,7 @@ def _check(body: NewTournament, moment: datetime) -> tuple[str, datetime]:
         if body.rounds is None or not 1 <= body.rounds <= MAX_ROUNDS:
             raise LobbyError(
                 422, f"a Swiss has from 1 to {MAX_ROUNDS} rounds; got {body.rounds}")
-    starts = body.starts_at or moment
+    starts = body.starts_at
     if starts.tzinfo is None:
         starts = starts.replace(tzinfo=UTC)
     if starts < moment:
