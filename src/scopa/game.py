@@ -100,8 +100,8 @@ class Game:
         self._round_scores: list[list[RoundScore]] = []
         self._moves = move_generator(rules).moves
         """The round's move generator, called directly on the hot path (``Round.legal``)."""
-        self._history: list[tuple[int, Move, bool]] = []
-        """Every play of the match: (seat, move, whether it scored a sweep)."""
+        self._history: list[Play] = []
+        """Every play of the match, made once as the views show it (not again for each view)."""
         self._winner: int | None = None
         self._resigned: int | None = None
         """The seat that gave the match up, if one did: the record keeps it, since no move
@@ -191,7 +191,7 @@ class Game:
         # Apply it: nothing below can fail, so a move is applied whole or not at all.
         mover = state.to_move
         sweep = state.apply(move)
-        self._history.append((mover, move, sweep))
+        self._history.append(Play(mover, move, sweep))
         self._legal = None
         if state.over:
             self._end_round()
@@ -352,12 +352,12 @@ class Game:
     @property
     def moves(self) -> list[Move]:
         """Every move of the match, in order."""
-        return [move for _, move, _ in self._history]
+        return [play.move for play in self._history]
 
     @property
     def last_move(self) -> Play | None:
         """The most recent play of the match (perhaps of the round before this one)."""
-        return Play(*self._history[-1]) if self._history else None
+        return self._history[-1] if self._history else None
 
     def side_of(self, seat: object) -> int:
         return self.rules.side_of(self._check_seat(seat))
@@ -385,7 +385,7 @@ class Game:
             to_move=self._to_move,
             dealer=self.dealer,
             round_number=self._round,
-            plays=tuple(Play(*play) for play in self._history[self._round_start :]),
+            plays=tuple(self._history[self._round_start :]),
             dealer_bonus=tuple(cards_of(self._state.bonus)),
             round_scores=tuple(tuple(scores) for scores in self._round_scores),
             winner=self._winner,
@@ -411,7 +411,7 @@ class Game:
             if self._first_deck is None
             else [str(CARDS[i]) for i in self._first_deck],
             "decks": [_deck_codes(deck) for deck in self._decks],
-            "moves": [str(move) for _, move, _ in self._history],
+            "moves": [str(play.move) for play in self._history],
             "scores": list(self._scores),
             "winner": self._winner,
         }

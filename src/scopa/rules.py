@@ -175,7 +175,7 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data; :meth:`from_dict` reads it back."""
-        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        data = {name: getattr(self, name) for name in _FIELD_ORDER}
         data["dealer_bonus"] = [list(pair) for pair in self.dealer_bonus]
         return data
 
@@ -195,7 +195,9 @@ def _check_choice(name: str, value: object, allowed: tuple[object, ...]) -> None
         raise ValueError(f"{name} must be one of {shown}; got {value!r}")
 
 
-_FIELD_NAMES: Final = frozenset(f.name for f in dataclasses.fields(Rules))
+_FIELD_ORDER: Final = tuple(f.name for f in dataclasses.fields(Rules))
+"""The rules' fields in their order, read once: every view a table sends holds its rules."""
+_FIELD_NAMES: Final = frozenset(_FIELD_ORDER)
 
 PRESETS: Final[Mapping[str, Rules]] = {
     rules.name: rules
