@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from scopa.puzzles import Puzzle
 from scopa.puzzles.sets import shipped
-from scopa.server.puzzles.ratings import NEWCOMER, after_try, rated
+from scopa.server.puzzles.ratings import NEWCOMER, after_try, nearest, rated
 
 from .web_support import PHONE, open_page, screenshot
 
@@ -198,6 +198,9 @@ def test_a_logged_in_player_s_rating_moves_and_their_tries_are_listed(
     # The next one is failed: the rating falls, the newest try heads the list.
     page.goto(web_server + "#/puzzles/scopa/scopa-00004")
     expect(page.locator("#puzzle")).to_have_attribute("data-puzzle", "scopa-00004")
+    expect(page.locator("#puzzle-history li")).to_have_count(1)
+    fits(page)
+    screenshot(page, "puzzle-rated-desktop-history")
     play(page, next(code for code in failed.values if code != str(failed.best)))
     expect(page.locator("#puzzle-verdict")).to_have_attribute("data-right", "false")
     expect(page.locator("#puzzle-rating-change")).to_have_text(
@@ -221,6 +224,13 @@ def test_a_logged_in_player_s_rating_moves_and_their_tries_are_listed(
         "You tried this puzzle before: only the first try counts, so your rating stays "
         f"{down.shown}.")
     expect(page.locator("#puzzle-history li")).to_have_count(2)
+    # "Next" goes near the player's rating now, to a puzzle they have not tried.
+    page.click("#puzzle-next")
+    ordered = list(puzzles.values())
+    near = nearest(ordered, ordered.index(solved) + 1, down, {solved.id, failed.id}, None)
+    assert near is not None
+    expect(page.locator("#puzzle")).to_have_attribute("data-puzzle", near.id)
+    expect(page.locator("#puzzle-rating")).to_have_text(f"Rating {rated(near).shown}")
 
     # The profile has the puzzle rating on a line of its own.
     page.goto(web_server + "#/p/Puzzler")
