@@ -16,7 +16,7 @@ TIMEOUT = 30.0
 
 
 def pools_url(url: str) -> str:
-    return url.replace("http://", "ws://").replace("https://", "wss://") + "/ws/pools"
+    return url.rstrip("/").replace("http://", "ws://").replace("https://", "wss://") + "/ws/pools"
 
 
 @dataclass
