@@ -5,6 +5,7 @@ day's seed in no message and no answer until the day is over."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -12,10 +13,14 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from websockets.asyncio.client import connect
 
 from scopa import Game, Rules
 from scopa.server.client import Lobby, LobbyRefused, TableConnection
+from scopa.server.daily.deals import streak
+from scopa.server.daily.seeds import day_seed
 from scopa.server.store import daily_queries
 
 from .server_support import TIMEOUT, Server, anyio_backend, until
@@ -113,6 +118,39 @@ async def test_a_second_attempt_is_refused_and_an_unfinished_one_resumes(
         "at 00:00 UTC")
     assert today["mine"]["table"] == first["table"]["code"] and today["mine"]["finished"]
     assert [line.name for line in attempts] == ["Ada"]
+
+
+async def test_two_attempts_at_once_make_one_on_each_database(stored_server: Server) -> None:
+    """Two requests of one account at the same moment: one attempt (the attempts' key), and
+    each answer is its seat or a sentence, never a second table dealt."""
+    set_day(stored_server, DAY)
+    async with person(stored_server, "Ada") as ada:
+        answers = await asyncio.gather(
+            *(ada.http.post("/api/daily/play", json={}) for _ in range(2))
+        )
+        today = (await ada.http.get("/api/daily")).json()
+    granted = {answer.json()["table"]["code"] for answer in answers if answer.status_code == 201}
+    refused = [answer.json()["detail"] for answer in answers if answer.status_code != 201]
+    assert granted == {today["mine"]["table"]}
+    assert refused in ([], [f"you are playing today's deal at table {today['mine']['table']}: "
+                            "resume it in the browser you began it in"])
+
+
+async def test_walking_out_is_a_loss_whatever_the_stand_in_makes_of_it(server: Server) -> None:
+    set_day(server, DAY)
+    async with person(server, "Ada") as ada:
+        grant = await play_daily(ada)
+        left = await ada.http.post(f"/api/tables/{grant['table']['code']}/leave",
+                                   json={"token": grant["token"]})
+        assert left.status_code == 200, left.text
+
+        async def finished() -> bool:
+            mine = (await ada.http.get("/api/daily")).json()["mine"]
+            return bool(mine["finished"])
+
+        await until(finished, "the stand-in's end of the match")
+        mine = (await ada.http.get("/api/daily")).json()["mine"]
+    assert mine["won"] is False
 
 
 async def test_guests_play_unranked(server: Server) -> None:
@@ -278,3 +316,23 @@ async def test_the_seed_is_in_no_message_nor_answer_until_the_day_is_over(
     assert review.status_code == 403
     assert not [text for text in seen if seed in text]
     assert str(after["seed"]) == seed and str(record["seed"]) == seed
+
+
+@given(st.sets(st.integers(min_value=0, max_value=40)), st.integers(min_value=0, max_value=40))
+def test_the_streak_is_the_run_of_days_that_reaches_today_or_yesterday(
+    played: set[int], today: int
+) -> None:
+    days = sorted((DAY + timedelta(days=k) for k in played if k <= today), reverse=True)
+    now = DAY + timedelta(days=today)
+    end = now if now in days else now - timedelta(days=1)
+    run = 0
+    while end - timedelta(days=run) in days:
+        run += 1
+    assert streak(days, now) == run
+
+
+@given(st.dates(), st.dates())
+def test_each_day_has_its_own_seed_that_fits_the_seed_column(first: date, second: date) -> None:
+    secret = "5c" * 32
+    assert 0 <= day_seed(secret, first) < 2**63
+    assert (day_seed(secret, first) == day_seed(secret, second)) == (first == second)

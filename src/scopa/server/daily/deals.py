@@ -138,7 +138,7 @@ class DailyDeals:
         if account_id is not None:
             known = await daily_queries.attempt_of_account(storage, day, account_id)
             if known is not None:
-                raise self._second_attempt(known)
+                raise self.second_attempt(known)
         table, seat, token = await self.room.create(RULES, look, {MASTER_SEAT: MASTER}, name)
         assert seat is not None and token is not None
         seated = table.seats[seat].name or name
@@ -150,7 +150,7 @@ class DailyDeals:
             assert account_id is not None
             known = await daily_queries.attempt_of_account(storage, day, account_id)
             assert known is not None
-            raise self._second_attempt(known)
+            raise self.second_attempt(known)
         table.next_seed = await self.seed(day)
         await table.start_now()
         assert table.match_id is not None
@@ -158,23 +158,25 @@ class DailyDeals:
         self.master_play(day)
         return Started(table.info(), seat, token)
 
-    def _second_attempt(self, attempt: Attempt) -> LobbyError:
+    def second_attempt(self, attempt: Attempt) -> LobbyError:
+        """The refusal of a new attempt beside ``attempt``: played, or being played."""
         if attempt.finished:
             return LobbyError(
                 409, "you have played today's deal already: one attempt a day, and the next "
                 "deal is dealt at 00:00 UTC"
             )
         return LobbyError(409, f"you are playing today's deal at table {attempt.table_code}: "
-                          "resume it there")
+                          "resume it in the browser you began it in")
 
     async def match_over(self, match: FinishedMatch) -> None:
         """The subscriber to the room's finished matches: the end of an attempt is its result
         (a player who walked out and left the match to a stand-in lost it)."""
         side = match.rules.side_of(PLAYER_SEAT)
         other = 1 - side
+        stayed = match.kinds[PLAYER_SEAT] == "human"
         try:
             await daily_queries.finish_attempt(
-                self.room.storage, match.code, match.match_id, match.winner == side,
+                self.room.storage, match.code, match.match_id, stayed and match.winner == side,
                 match.scores[side] - match.scores[other], list(match.scores), self.clock(),
             )
         except Exception:

@@ -168,9 +168,8 @@ async def _resume(
     """The seat of an unfinished attempt, with its token as the account holds it sealed."""
     held = [seat for seat in await accounts.held_seats(request, account)
             if seat.code == attempt.table_code and seat.seat == PLAYER_SEAT]
-    if not held:
-        raise LobbyError(409, f"you are playing today's deal at table {attempt.table_code}: "
-                         "open it in the browser you began it in")
+    if not held:  # another browser, or the attempt's own request has not noted its seat yet
+        raise daily.second_attempt(attempt)
     shown = await cast(Cluster, request.app.state.cluster).act(attempt.table_code, "show", {})
     return SeatGrant(table=TableView.model_validate(shown["table"]), seat=PLAYER_SEAT,
                      token=held[0].token, socket=f"/ws/tables/{attempt.table_code}")
