@@ -336,3 +336,28 @@ def test_each_day_has_its_own_seed_that_fits_the_seed_column(first: date, second
     secret = "5c" * 32
     assert 0 <= day_seed(secret, first) < 2**63
     assert (day_seed(secret, first) == day_seed(secret, second)) == (first == second)
+
+
+async def test_bad_input_gets_a_sentence_and_changes_nothing(server: Server) -> None:
+    set_day(server, DAY)
+    async with person(server, "Ada") as ada, person(server) as guest:
+        answers = [
+            await ada.http.get("/api/daily/2026-13-45"),
+            await ada.http.get(f"/api/daily/{DAY + timedelta(days=1)}"),
+            await ada.http.post("/api/daily/play", json={"look": "neon"}),
+            await guest.http.post("/api/daily/comparison",
+                                  json={"table": "ZZZZZZ", "token": "not a token"}),
+            await guest.http.post("/api/daily/comparison", json={}),
+            await ada.http.post("/api/daily/comparison", json={"day": "yesterday"}),
+        ]
+        today = (await ada.http.get("/api/daily")).json()
+
+    assert [(answer.status_code, answer.json()["detail"]) for answer in answers] == [
+        (422, "'2026-13-45' is not a day: write it as YYYY-MM-DD"),
+        (404, "the deal of 2026-12-03 is not dealt yet"),
+        (422, "unknown deck look 'neon'; the looks are: french, italian, spanish"),
+        (403, "that token holds no seat at that day's deal"),
+        (404, "you have no attempt at the deal of 2026-12-02"),
+        (422, "'yesterday' is not a day: write it as YYYY-MM-DD"),
+    ]
+    assert today["mine"] is None and today["standings"] == []
