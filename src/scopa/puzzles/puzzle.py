@@ -113,7 +113,9 @@ class Puzzle:
     found: dict[str, float]
     """By bot level, the share of its tries that found the best move."""
     rating: int
-    """How hard it is, on the scale of the room's ratings (about 800 to 2000)."""
+    """How hard it is by the finder's rough formula (about 800 to 2,000, from the legal moves
+    and the levels' misses). The card room shows its own rating instead, on its openskill
+    scale, made from ``found`` (``scopa.server.puzzles.ratings``)."""
     source: dict[str, Any]
     """Where it was found: the match's seed, its players, the round and the play."""
 
