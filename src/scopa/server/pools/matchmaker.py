@@ -171,6 +171,8 @@ class Matchmaker:
                 raise PoolError("already_waiting", "you are waiting in a pool already (in "
                                 "another tab or device): leave it there first")
             self.held[person.key] = held
+        # Counted at once (the next wave counts everyone again), so nobody reads "0 waiting".
+        self.counts[pool] = self.counts.get(pool, 0) + 1
         self._show(held)
 
     async def _make_pair(self, held: Held) -> None:

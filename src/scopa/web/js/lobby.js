@@ -9,6 +9,7 @@ import { dailyDealCard } from "./dailylink.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { dealtLook, keepPlayerName, keepQuickChoices, playerName, quickChoices } from "./prefs.js";
+import { playPersonPanel } from "./pools.js";
 import { dailyPuzzleCard } from "./puzzlelink.js";
 
 // The fan of cards over the lobby: the settebello and its friends, in the deck look chosen.
@@ -255,7 +256,7 @@ export function showLobby(main) {
     h("button", { type: "submit", id: "join-button" }, t("lobby.join_button")));
 
     main.replaceChildren(...[
-      hero(),
+      hero(), playPersonPanel(),
       problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
       h("div", { class: "lobby" }, quick, create, join, openTables(), dailyPuzzleCard(),
         dailyDealCard()),

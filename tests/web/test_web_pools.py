@@ -1,0 +1,81 @@
+"""Play a person now, in two browsers (issue 23, item 1): Ada on a laptop and Bruno on a phone
+each ask the lobby's "Play a person" for a game of scopa, see the wait, are paired with each
+other and taken to one table, where Ada's quick phrase reaches Bruno, and they play it to the
+end by clicking."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from .web_support import DESKTOP, PHONE, Watched, open_page, play_one_card, screenshot
+
+
+def ask_for_a_person(person: Watched, name: str, shot: str) -> None:
+    page = person.page
+    page.wait_for_selector("#play-person #pool-find")
+    page.fill("#name", name)
+    screenshot(page, f"pools-lobby-{shot}")
+    page.click("#pool-find")
+    page.wait_for_selector("#pool-count")
+
+
+def act(page: Page) -> bool:
+    """Do what this page's player has to do now (a round's end read, a card); whether it did."""
+    if page.locator("#continue").count():
+        page.click("#continue")
+        return True
+    if page.locator(".hand button.playable").count():
+        play_one_card(page)
+        return True
+    return False
+
+
+def test_two_people_find_each_other_through_a_pool_talk_and_play_to_the_end(
+    browser: Browser, web_server: str
+) -> None:
+    ada = open_page(browser, web_server, viewport=DESKTOP)
+    ask_for_a_person(ada, "Ada", "desktop")
+    assert "Looking for a player" in ada.page.inner_text("#play-person")
+    assert "waiting now" in ada.page.inner_text("#pool-count")
+    screenshot(ada.page, "pools-waiting-desktop", still=True)
+
+    bruno = open_page(browser, web_server, viewport=PHONE, locale="it-IT")
+    ask_for_a_person(bruno, "Bruno", "phone")
+    for person in (ada, bruno):
+        person.page.wait_for_selector("#board")
+    assert "Bruno" in ada.page.inner_text(".seat.at-top")
+    assert "Ada" in bruno.page.inner_text(".seat.at-top")
+    code = ada.page.url.rsplit("/", 1)[-1]
+    assert bruno.page.url.endswith(f"#/t/{code}")
+    screenshot(ada.page, "pools-table-desktop")
+    screenshot(bruno.page, "pools-table-phone")
+
+    ada.page.click("#chat-button")
+    ada.page.click('#chat-panel [data-phrase="good_luck"]')
+    bruno.page.click("#chat-button")
+    bruno.page.wait_for_selector("#chat-messages .said")
+    assert bruno.page.inner_text("#chat-messages .said .words") == "Buona fortuna"
+    for person in (ada, bruno):
+        person.page.click("#chat-close")
+
+    for _ in range(3000):
+        if all(p.page.locator("#winner").count() for p in (ada, bruno)):
+            break
+        if not (act(ada.page) | act(bruno.page)):
+            # Neither has anything to do this instant: wait (bounded) for either one's turn.
+            for page in (ada.page, bruno.page):
+                try:
+                    page.wait_for_selector("#winner, #continue, .hand button.playable",
+                                           timeout=500)
+                    break
+                except PlaywrightTimeout:
+                    continue
+    else:
+        raise AssertionError("the match did not end")
+    winners = {p.page.inner_text("#winner") for p in (ada, bruno)}
+    assert len(winners) == 2 and all(winners)  # each page says it, in its own language
+    screenshot(ada.page, "pools-over-desktop")
+    screenshot(bruno.page, "pools-over-phone")
+    ada.check()
+    bruno.check()
