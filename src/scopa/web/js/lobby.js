@@ -260,7 +260,7 @@ export function showLobby(main) {
       hero(), playPersonPanel(),
       problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
       h("div", { class: "lobby" }, friendsPanel(), quick, create, join, openTables(),
-        dailyPuzzleCard(), dailyDealCard()),
+        h("div", { class: "daily-cards" }, dailyPuzzleCard(), dailyDealCard())),
     ].filter(Boolean));
   }
 
