@@ -4,8 +4,10 @@
 
 import { agentWords } from "./agents.js";
 import { api, keepSeatToken, seatToken } from "./api.js";
+import { askToNotify, mayAskToNotify } from "./callback.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { modalDialog } from "./modal.js";
 
 // Who this browser is logged in as ({id, name}), or null for a guest: asked once per page
 // (the page preloads the answer), and again with `again` after a login or logout.
@@ -52,6 +54,9 @@ export function showAccount(main) {
   let sessions = [];
   let problem = "";
   let done = "";
+  // Deleting the account is asked in a dialog, with the password again; its refusal shows there.
+  let deleting = false;
+  let deleteProblem = "";
 
   async function load() {
     me = await whoAmI(true);
@@ -125,7 +130,72 @@ export function showAccount(main) {
           : h("button", { type: "button", class: "revoke", onclick: () =>
             attempt(() => send("DELETE", `/account/sessions/${session.id}`)) },
           t("account.revoke"))))));
-    return [about, password, list];
+    return [about, password, list, yourData()];
+  }
+
+  // Your data: the download (a plain link: the browser saves the server's attachment with
+  // the session's cookie) and the deletion, which asks first.
+  function yourData() {
+    return h("section", { class: "panel", id: "your-data" },
+      h("h2", {}, t("account.your_data")),
+      h("p", {}, t("account.your_data_why")),
+      h("p", {}, h("a", { href: "/api/account/export", download: "", class: "button",
+        id: "download-data" }, t("account.download"))),
+      h("button", { type: "button", class: "danger", id: "delete-account", onclick: () => {
+        deleting = true;
+        deleteProblem = "";
+        render(true);
+        document.getElementById("delete-password")?.focus();
+      } }, t("account.delete")));
+  }
+
+  function deleteDialog() {
+    const keep = () => {
+      deleting = false;
+      render(true);
+      document.getElementById("delete-account")?.focus();
+    };
+    const confirm = async (event) => {
+      event.preventDefault();
+      try {
+        await send("DELETE", "/account", { password: value("delete-password") });
+      } catch (error) {
+        deleteProblem = error.message;
+        render(true);
+        document.getElementById("delete-password")?.focus();
+        return;
+      }
+      deleting = false;
+      problem = "";
+      done = t("account.deleted");
+      await load();
+    };
+    return modalDialog({ class: "dialog", id: "delete-dialog", "aria-labelledby": "delete-title",
+      "aria-describedby": "delete-question", onClose: keep },
+    h("form", { onsubmit: confirm },
+      h("h2", { id: "delete-title" }, t("account.delete_title")),
+      h("p", { id: "delete-question" }, t("account.delete_question")),
+      deleteProblem ? h("p", { class: "problem", role: "alert" }, deleteProblem) : null,
+      field("delete-password", "account.password", { type: "password",
+        autocomplete: "current-password" }),
+      h("div", { class: "actions" },
+        h("button", { type: "button", class: "primary", id: "delete-cancel", onclick: keep },
+          t("account.delete_cancel")),
+        h("button", { type: "submit", class: "danger", id: "delete-confirm" },
+          t("account.delete_confirm")))));
+  }
+
+  // Being called back to a hidden tab: the title always changes; a notification only if the
+  // person allows it here, asked on this click and never on load. Gone once they chose.
+  function notifications() {
+    if (!mayAskToNotify()) return null;
+    return h("section", { class: "panel", id: "notifications" },
+      h("h2", {}, t("callback.notify_title")),
+      h("p", {}, t("callback.notify_why")),
+      h("button", { type: "button", id: "ask-notify", onclick: async () => {
+        await askToNotify();
+        render(true);
+      } }, t("callback.notify")));
   }
 
   // What the screen shows; drawn again only when it changes (or the language or deck did:
@@ -134,7 +204,7 @@ export function showAccount(main) {
   let shown = "";
 
   function render(force = false) {
-    const state = JSON.stringify({ me, sessions, problem, done });
+    const state = JSON.stringify({ me, sessions, problem, done, deleting, deleteProblem });
     if (!force && state === shown) return;
     shown = state;
     // Names typed survive a redraw (after a refused login, say); passwords never do.
@@ -144,7 +214,10 @@ export function showAccount(main) {
       h("h1", {}, t("account.title")),
       problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
       done ? h("p", { class: "done", role: "status" }, done) : null,
-      h("div", { class: "lobby" }, me ? player() : guest())));
+      h("div", { class: "lobby" }, me ? player() : guest(), notifications()),
+      me && deleting ? deleteDialog() : null));
+    const dialog = document.getElementById("delete-dialog");
+    if (dialog && !dialog.open) dialog.showModal();
     for (const [id, text] of typed) {
       const input = document.getElementById(id);
       if (input && !input.value) input.value = text;

@@ -15,8 +15,9 @@ export function poolName(pool) {
 function row(standing, mine = false) {
   return h("tr", { class: mine ? "mine" : null },
     h("td", {}, standing.rank === null ? "–" : String(standing.rank)),
-    h("th", { scope: "row" }, h("a", { href: `#/p/${encodeURIComponent(standing.name)}` },
-      standing.name)),
+    h("th", { scope: "row" }, standing.deleted
+      ? h("span", { class: "deleted" }, t("account.deleted_player"))
+      : h("a", { href: `#/p/${encodeURIComponent(standing.name)}` }, standing.name)),
     h("td", {}, String(standing.rating), standing.provisional
       ? h("span", { class: "provisional" }, ` (${t("rating.provisional")})`) : null),
     h("td", {}, String(standing.matches)),

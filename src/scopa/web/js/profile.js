@@ -4,7 +4,6 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
-import { profileActions } from "./friends.js";
 import { t } from "./i18n.js";
 import { poolName } from "./leaderboard.js";
 
@@ -52,7 +51,8 @@ function opponents(match) {
   const sides = Math.max(...match.players.map((p) => p.side)) + 1;
   const mine = match.seat % sides;
   return match.players.filter((p) => p.side !== mine)
-    .map((p) => (p.kind === "bot" && p.level ? t(`level.${p.level}`, {}, p.level) : p.name))
+    .map((p) => (p.kind === "bot" && p.level ? t(`level.${p.level}`, {}, p.level)
+      : p.deleted ? t("account.deleted_player") : p.name))
     .join(", ");
 }
 
@@ -125,7 +125,6 @@ export function showProfile(main, name) {
     }
     main.replaceChildren(h("div", { class: "profile" },
       h("section", { class: "panel" }, h("h1", {}, profile.name),
-        profileActions(profile.name),
         h("p", { id: "record" }, record("profile.record",
           { wins: profile.wins, losses: profile.losses, abandoned: profile.abandoned })),
         puzzleLine()),

@@ -327,6 +327,10 @@ export function showReplay(main, matchId) {
   async function load() {
     try {
       replay = await api(`/replays/${matchId}`);
+      // A deleted account's seat has no name: it reads "deleted player" in the reader's words.
+      for (const player of replay.players) {
+        if (player.deleted) player.name = t("account.deleted_player");
+      }
     } catch (error) {
       problem = error.message;
     }

@@ -4,6 +4,7 @@
 import { whoAmI } from "./account.js";
 import { api, forgetSeatToken, keepMatchToken, keepSeatToken, seatToken } from "./api.js";
 import { breakdownDialog } from "./breakdown.js";
+import { askToNotify, callBack, mayAskToNotify } from "./callback.js";
 import { backSvg } from "./cards.js";
 import { cardBacks, cardButton, cardImage } from "./cardview.js";
 import { h } from "./dom.js";
@@ -182,8 +183,15 @@ export function showTable(main, code) {
       : "played";
     else if (!s.view || s.view.hand.length < v.hand.length) name = "deal";
     if (name) cue(name);
+    // A round's end waits a while for its people to continue: a hidden tab is called back
+    // (its cue, won or lost, is already heard).
+    if (newRound && !over && s.seat !== null) {
+      callBack(t("callback.round_over"), { sound: null, tag: "round" });
+    }
     const myTurn = (view) => view && view.to_move === s.seat && view.winner === null;
-    if (s.seat !== null && myTurn(v) && !myTurn(s.view)) cue("turn", name ? 0.45 : 0);
+    // A hidden tab is called back instead (its title, the same cue, a notification if allowed).
+    if (s.seat !== null && myTurn(v) && !myTurn(s.view)
+      && !callBack(t("callback.your_turn"), { tag: "turn" })) cue("turn", name ? 0.45 : 0);
   }
 
   // At a round's end the last to capture takes what is left on the table: the cards on the
@@ -412,6 +420,12 @@ export function showTable(main, code) {
       } }, t("table.leave")) : null,
       playing ? h("button", { type: "button", id: "resign", onclick: askResign },
         t("table.resign")) : null,
+      // Asked on this click only, never on load; gone once the person chose.
+      s.seat !== null && mayAskToNotify() ? h("button", { type: "button", id: "ask-notify",
+        onclick: async () => {
+          await askToNotify();
+          render();
+        } }, t("callback.notify")) : null,
       h("a", { href: "#/rules", class: "button" }, t("footer.rules")),
       h("a", { href: "#/", class: "button" }, t("nav.lobby")),
       h("button", { type: "button", id: "menu-close", onclick: () => toggleMenu(false) },
