@@ -1,9 +1,9 @@
 """The daily deal in Debian's Chromium against a real card room (issue 24, item 2): from the
 lobby's card (beside the day's puzzle) to the "#/daily" page, today's deal played to its end
 against the master by clicking, then the page shows the match beside the master's own play of
-the same deal (the deal drawn with the table's cards, each round's points side by side, the
-links to both replays), the streak and the day's table; a second attempt is not offered. At
-1280x800 and 390x844."""
+the same deal (the deal drawn with the table's cards, each round's points and breakdown side
+by side, the links to both replays), the streak and the day's table; a second attempt is not
+offered. At 1280x800 and 390x844."""
 
 from __future__ import annotations
 
@@ -39,10 +39,10 @@ def test_the_daily_deal_played_and_compared(browser: Browser, web_server: str) -
     page.goto(f"{web_server}/#/")
     card, puzzle = page.locator("#daily-deal"), page.locator("#daily-puzzle")
     expect(card.locator("h2")).to_have_text("Daily deal")
+    screenshot(page, "daily-lobby-desktop")
     deal_box, puzzle_box = card.bounding_box(), puzzle.bounding_box()
     assert deal_box is not None and puzzle_box is not None
     assert abs(deal_box["y"] - puzzle_box["y"]) < 1, "the two daily cards sit side by side"
-    screenshot(page, "daily-lobby-desktop")
 
     page.click("#daily-deal-link")
     expect(page.locator(".daily-head h1")).to_have_text("Daily deal")
@@ -77,6 +77,11 @@ def test_the_daily_deal_played_and_compared(browser: Browser, web_server: str) -
     expect(line.locator(".name")).to_have_text("Dora")
     expect(line.locator(".margin")).to_have_text(
         f"+{mine - theirs}" if mine > theirs else str(mine - theirs))
+    # Seat for seat: each round's breakdown of both matches, opened.
+    for side in (yours, master):
+        side.locator(".daily-breakdowns summary").click()
+        expect(side.locator(".daily-breakdowns table.breakdown")).to_have_count(
+            side.locator(".daily-rounds tbody tr").count())
     assert fits(page)
     screenshot(page, "daily-compared-desktop")
     page.set_viewport_size(PHONE)

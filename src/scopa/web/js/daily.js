@@ -1,11 +1,12 @@
 // The daily deal, "#/daily": one deck for everyone today, scopa to 11 against the master.
 // Play it (once a day when logged in; a guest plays unranked), resume it, and once it is over
 // see your match beside the master's own play of the same deal, seat for seat: the deal you
-// were dealt, drawn with the table's cards, each round's points side by side, the match's end,
-// and a link to each replay. Below: your streak of days, and the day's table.
+// were dealt, drawn with the table's cards, each round's points side by side (and, opened,
+// each round's breakdown), the match's end, and a link to each replay. Below: your streak of days, and the day's table.
 // It loads when first opened (dailylink.js), with its styles, daily.css.
 
 import { api, keepMatchToken, keepSeatToken } from "./api.js";
+import { roundTable } from "./breakdown.js";
 import { cardImage } from "./cardview.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -132,6 +133,7 @@ export function showDaily(main) {
     const [me, them] = data.scores;
     const won = data.winner === 0;
     const rounds = roundPoints(data.replay);
+    const names = [t(kind === "yours" ? "daily.you" : "daily.master_seat"), t("daily.opponent")];
     return h("section", { class: `daily-side ${kind}`, "data-match": String(data.match) },
       h("h3", {}, title),
       h("p", { class: `daily-result ${won ? "won" : "lost"}` },
@@ -139,10 +141,13 @@ export function showDaily(main) {
         t(won ? "daily.won" : "daily.lost")),
       h("table", { class: "daily-rounds" },
         h("thead", {}, h("tr", {}, h("th", {}, t("daily.round")),
-          h("th", {}, t(kind === "yours" ? "daily.you" : "daily.master_seat")),
-          h("th", {}, t("daily.opponent")))),
+          names.map((name) => h("th", {}, name)))),
         h("tbody", {}, rounds.map(([mine, theirs], k) => h("tr", {},
           h("td", {}, String(k + 1)), h("td", {}, String(mine)), h("td", {}, String(theirs)))))),
+      h("details", { class: "daily-breakdowns" }, h("summary", {}, t("daily.breakdowns")),
+        data.replay.rounds.filter((round) => round.scores).map((round) => h("div", {},
+          h("h4", {}, t("replay.round", { round: round.number })),
+          roundTable(round.scores, names, "scopa")))),
       h("a", { class: "button", href: `#/m/${data.match}`, id: `daily-replay-${kind}` },
         t("daily.replay")));
   }

@@ -7,6 +7,7 @@ import { LOOKS, PRESETS, PRESET_PLAYERS, api, botLevels, keepSeatToken } from ".
 import { faceSvg } from "./cards.js";
 import { dailyDealCard } from "./dailylink.js";
 import { h } from "./dom.js";
+import { friendsPanel } from "./friends.js";
 import { t } from "./i18n.js";
 import { dealtLook, keepPlayerName, keepQuickChoices, playerName, quickChoices } from "./prefs.js";
 import { playPersonPanel } from "./pools.js";
@@ -258,8 +259,8 @@ export function showLobby(main) {
     main.replaceChildren(...[
       hero(), playPersonPanel(),
       problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
-      h("div", { class: "lobby" }, quick, create, join, openTables(), dailyPuzzleCard(),
-        dailyDealCard()),
+      h("div", { class: "lobby" }, friendsPanel(), quick, create, join, openTables(),
+        h("div", { class: "daily-cards" }, dailyPuzzleCard(), dailyDealCard())),
     ].filter(Boolean));
   }
 

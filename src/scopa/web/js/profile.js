@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { profileActions } from "./friends.js";
 import { t } from "./i18n.js";
 import { poolName } from "./leaderboard.js";
 
@@ -125,6 +126,7 @@ export function showProfile(main, name) {
     }
     main.replaceChildren(h("div", { class: "profile" },
       h("section", { class: "panel" }, h("h1", {}, profile.name),
+        profileActions(profile.name),
         h("p", { id: "record" }, record("profile.record",
           { wins: profile.wins, losses: profile.losses, abandoned: profile.abandoned })),
         puzzleLine()),

@@ -1,0 +1,71 @@
+// The person's socket (/ws/me), open on every page while the player is logged in: it makes
+// them online in the room and brings, at once, the list of those they follow ("friends") and
+// their challenges. Screens listen to its messages by type (onMe); a dropped socket is opened
+// again, waiting longer each time, unless the server said no (1008: logged out, or another
+// site). Looked at again at every change of screen, so a login or logout opens or closes it.
+
+import { whoAmI } from "./account.js";
+
+const listeners = new Map(); // type -> set of functions
+const last = new Map(); // type -> the last message of that type (the friends list)
+let socket = null;
+let owner = null; // the account name the socket is open for
+let timer = null;
+let retries = 0;
+
+function deliver(message) {
+  last.set(message.type, message);
+  for (const listener of listeners.get(message.type) ?? []) listener(message);
+}
+
+// Call `listener` with each message of `type` (and at once with the last one, if any); the
+// function returned stops it.
+export function onMe(type, listener) {
+  if (!listeners.has(type)) listeners.set(type, new Set());
+  listeners.get(type).add(listener);
+  if (last.has(type)) listener(last.get(type));
+  return () => listeners.get(type).delete(listener);
+}
+
+function connect() {
+  timer = null;
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const opened = new WebSocket(`${scheme}://${location.host}/ws/me`);
+  socket = opened;
+  opened.addEventListener("message", (event) => {
+    retries = 0;
+    deliver(JSON.parse(event.data));
+  });
+  opened.addEventListener("close", (event) => {
+    if (socket !== opened) return;
+    socket = null;
+    if (event.code === 1008) return;
+    timer = setTimeout(connect, Math.min(30_000, 1000 * 2 ** retries++));
+  });
+}
+
+function stop() {
+  clearTimeout(timer);
+  const was = socket;
+  socket = null;
+  owner = null;
+  last.clear();
+  was?.close();
+}
+
+// Open the socket if a player is logged in and it is not open for them yet; close it for a
+// guest.
+export async function keepMe() {
+  const me = await whoAmI();
+  if (!me) {
+    if (owner !== null) stop();
+    return;
+  }
+  if (owner === me.name && (socket || timer)) return;
+  if (owner !== null) stop();
+  owner = me.name;
+  retries = 0;
+  connect();
+}
+
+window.addEventListener("hashchange", keepMe);
