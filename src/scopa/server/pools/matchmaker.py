@@ -331,18 +331,26 @@ class Matchmaker:
         else:
             groups = [(list(found.parties), list(found.seats))
                       for found in foursomes(parties, now, blocked)]
+        taken_groups = []
         for group, seats in groups:
             taken = await self.store.take(pool, group, self.room.name)
-            if not taken.taken:
-                continue
-            self.counts[pool] -= len(seats)
-            await self.store.waited(pool, [now - party.since for party in group])
-            try:
-                await self._seat(pool, format_, group, seats)
-            except Exception:
+            if taken.taken:
+                taken_groups.append((group, seats))
+                self.counts[pool] -= len(seats)
+        if not taken_groups:
+            return
+        await self.store.waited(pool, [now - party.since for group, _ in taken_groups
+                                       for party in group])
+        # The tables are made side by side: a wave's last group waits for the database's
+        # round trips of one table, not of every table before it.
+        made = await asyncio.gather(
+            *(self._seat(pool, format_, group, seats) for group, seats in taken_groups),
+            return_exceptions=True)
+        for failure in made:
+            if isinstance(failure, BaseException):
                 # Their keys say they were taken: their processes put them back once the keys
                 # expire (store.TAKEN_SECONDS).
-                log.exception("pools: a table for %s could not be made", pool)
+                log.error("pools: a table for %s could not be made", pool, exc_info=failure)
 
     async def _seat(
         self, pool: str, format_: Format, group: list[Waiting], seats: list[Person]
