@@ -38,6 +38,10 @@ from .store import MemoryPools, PoolStore, RedisPools
 log = logging.getLogger(__name__)
 
 NORMAL_CLOSURE: Final = 1000
+TOLD: Final = "pools:"
+"""What the pools' :meth:`Hub.tell` keys start with (``pools:account:12``): their messages carry
+seat tokens and pool tickets for this module's listeners alone, not for every socket of the
+person (such as ``/ws/me``, which passes on what is told to ``account:12``)."""
 
 class PoolError(Exception):
     """A request the pools refuse: a code and a sentence for the person; nothing changed."""
@@ -204,7 +208,7 @@ class Matchmaker:
         held.party = party
         held.since = party.since
         self.held[held.person.key] = held
-        await self.room.hub.tell(creator.people[0].key, {
+        await self.room.hub.tell(TOLD + creator.people[0].key, {
             "type": "pool_partner", "party": party.to_dict(), "name": held.person.name})
         held.socket.push({"type": "partner", "name": creator.people[0].name})
 
@@ -244,9 +248,13 @@ class Matchmaker:
     # -- messages from any process -------------------------------------------------------------
 
     def told(self, person: str, message: dict[str, Any]) -> None:
-        """A message :meth:`Hub.tell` sent ``person``: the pools' own, for people held here."""
+        """A message :meth:`Hub.tell` sent: the pools' own (to :data:`TOLD` keys), for the
+        people held here."""
+        if not person.startswith(TOLD):
+            return
+        person = person.removeprefix(TOLD)
         held = self.held.get(person)
-        if held is None or not str(message.get("type", "")).startswith("pool_"):
+        if held is None:
             return
         if message["type"] == "pool_paired" and held.party is not None \
                 and held.party.ticket in message["tickets"]:
@@ -380,5 +388,5 @@ class Matchmaker:
         }
         for seat, person in enumerate(seats):
             # The message of each person carries only their own token.
-            await self.room.hub.tell(person.key, message | {
+            await self.room.hub.tell(TOLD + person.key, message | {
                 "seat": seat, "tokens": {person.key: tokens[person.key]}})
