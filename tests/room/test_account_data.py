@@ -7,6 +7,7 @@ waited for)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 from datetime import timedelta
@@ -28,6 +29,7 @@ from .server_support import (
     Seated,
     Server,
     anyio_backend,
+    fresh_postgres,
     play_randomly,
     running_server,
     settings_for,
@@ -77,7 +79,8 @@ async def _stored(server: Server, query: Any) -> list[Any]:
         return list((await connection.execute(query)).all())
 
 
-async def test_the_download_holds_the_accounts_data_and_no_secret(server: Server) -> None:
+async def test_the_download_holds_the_accounts_data_and_no_secret(stored_server: Server) -> None:
+    server = stored_server
     async with Lobby(server.url) as anna, Lobby(server.url) as bruno, \
             Lobby(server.url) as laptop:
         anna_id = await _register(anna, "Anna")
@@ -129,11 +132,21 @@ async def test_the_download_holds_the_accounts_data_and_no_secret(server: Server
     assert json.loads(text) == data
 
 
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
 async def test_a_deleted_account_is_a_deleted_player_and_its_name_waits_30_days(
-    tmp_path: Path,
+    tmp_path: Path, database: str
 ) -> None:
-    async with running_server(settings_for(tmp_path, provisional_matches=1)) as server, \
-            Lobby(server.url) as anna, Lobby(server.url) as bruno, \
+    async with contextlib.AsyncExitStack() as stack:
+        changes: dict[str, Any] = {"provisional_matches": 1}
+        if database == "postgresql":
+            changes["db_url"] = await stack.enter_async_context(fresh_postgres())
+        server = await stack.enter_async_context(
+            running_server(settings_for(tmp_path, **changes)))
+        await _delete_and_wait(server)
+
+
+async def _delete_and_wait(server: Server) -> None:
+    async with Lobby(server.url) as anna, Lobby(server.url) as bruno, \
             Lobby(server.url) as phone:
         anna_id = await _register(anna, "Anna")
         await _register(bruno, "Bruno")

@@ -28,7 +28,10 @@ Object.defineProperty(Document.prototype, "hidden",
 window.permissionAsks = 0;
 if ("Notification" in window) {
   const ask = Notification.requestPermission.bind(Notification);
-  Notification.requestPermission = (...args) => { window.permissionAsks += 1; return ask(...args); };
+  Notification.requestPermission = (...args) => {
+    window.permissionAsks += 1;
+    return ask(...args);
+  };
 }"""
 
 
@@ -75,6 +78,17 @@ def test_a_hidden_tab_is_called_back_for_its_turn(browser: Browser, web_server: 
     play_one_card(page)
     page.wait_for_selector(".hand button.playable")
     expect(page).to_have_title(title)
+    assert asks(page) == 0, "permission was asked for without a click"
+
+    # Hidden to the round's end, which waits for its people: the call says so.
+    show_tab(page, False)
+    while not page.locator("#continue").count():
+        play_one_card(page)
+        page.wait_for_selector("#continue, .hand button.playable")
+    expect(page).to_have_title("● Round over: continue when you are ready")
+    show_tab(page, True)
+    expect(page).to_have_title(title)
+    page.click("#continue")
     assert asks(page) == 0, "permission was asked for without a click"
 
     # The table's menu offers notifications; only its click asks.

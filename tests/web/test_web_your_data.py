@@ -42,7 +42,7 @@ def test_download_my_data_then_delete_my_account(
         page.click("#download-data")
     download = waiting.value
     assert download.suggested_filename.startswith("scopa-account-")
-    data = json.loads(open(download.path(), encoding="utf-8").read())
+    data = json.loads(download.path().read_text(encoding="utf-8"))
     assert data["profile"]["name"] == name
     assert len(data["sessions"]) == 1 and "secret_hash" not in data["sessions"][0]
     (match,) = data["matches"]

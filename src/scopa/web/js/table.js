@@ -183,15 +183,17 @@ export function showTable(main, code) {
       : "played";
     else if (!s.view || s.view.hand.length < v.hand.length) name = "deal";
     if (name) cue(name);
-    // A round's end waits a while for its people to continue: a hidden tab is called back
-    // (its cue, won or lost, is already heard).
-    if (newRound && !over && s.seat !== null) {
-      callBack(t("callback.round_over"), { sound: null, tag: "round" });
+    if (s.seat === null) return;
+    // A round's end waits a while for its people to continue: a hidden tab is called back for
+    // that first, even when the next deal is its turn (its cue, won or lost, is heard already).
+    if (newRound && !over && callBack(t("callback.round_over"), { sound: null, tag: "round" })) {
+      return;
     }
     const myTurn = (view) => view && view.to_move === s.seat && view.winner === null;
     // A hidden tab is called back instead (its title, the same cue, a notification if allowed).
-    if (s.seat !== null && myTurn(v) && !myTurn(s.view)
-      && !callBack(t("callback.your_turn"), { tag: "turn" })) cue("turn", name ? 0.45 : 0);
+    if (myTurn(v) && !myTurn(s.view) && !callBack(t("callback.your_turn"), { tag: "turn" })) {
+      cue("turn", name ? 0.45 : 0);
+    }
   }
 
   // At a round's end the last to capture takes what is left on the table: the cards on the
