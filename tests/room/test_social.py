@@ -320,6 +320,9 @@ async def test_presence_and_challenges_cross_two_processes_on_redis() -> None:
                 assert status == 201, sent
                 offer = await bea.wait_for(lambda m: m["type"] == "challenge")
                 assert (offer["id"], offer["from"]) == (sent["id"], "Ada")
+                status, twice = await ada.post("/api/challenges", {"name": "Bea"})
+                assert (status, twice["detail"]) == (
+                    409, "you have challenged Bea already: wait for their answer")
                 status, grant = await bea.post(f"/api/challenges/{sent['id']}/accept")
                 assert status == 200, grant
                 answer = await ada.wait_for(lambda m: m["type"] == "challenge_answer")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Final, Protocol
 
@@ -22,6 +23,9 @@ from ..cluster.hub import PREFIX
 
 KEEP_SECONDS: Final = 600.0
 """How long a settled (or lapsed) challenge is remembered."""
+
+Clock = Callable[[], float]
+"""Seconds since the epoch: ``time.time``, unless a test moves time itself."""
 
 
 @dataclass(frozen=True)
@@ -65,12 +69,13 @@ class Book(Protocol):
 class LocalBook:
     """One process alone: the challenges in a dict."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Clock = time.time) -> None:
+        self._clock = clock
         self._kept: dict[str, Challenge] = {}
         self._pairs: dict[tuple[int, int], str] = {}
 
     async def add(self, challenge: Challenge) -> bool:
-        now = time.time()
+        now = self._clock()
         for key, kept in list(self._kept.items()):
             if kept.expires + KEEP_SECONDS < now:
                 del self._kept[key]
@@ -89,7 +94,7 @@ class LocalBook:
         held = self._kept.get(challenge.id)
         if held is None or held.state != "open":
             return None
-        if state != "expired" and held.expires <= time.time():
+        if state != "expired" and held.expires <= self._clock():
             return None
         settled = self._kept[challenge.id] = replace(held, state=state)
         self._pairs.pop((held.from_id, held.to_id), None)
@@ -118,8 +123,9 @@ return settled
 class RedisBook:
     """Processes sharing a room: each challenge a JSON value in Redis, with its pair key."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, clock: Clock = time.time) -> None:
         self._redis = client
+        self._clock = clock
         self._add = client.register_script(_ADD)
         self._settle = client.register_script(_SETTLE)
 
@@ -132,7 +138,7 @@ class RedisBook:
         return f"{PREFIX}challenge-pair:{challenge.from_id}:{challenge.to_id}"
 
     async def add(self, challenge: Challenge) -> bool:
-        left = max(1, int((challenge.expires - time.time()) * 1000))
+        left = max(1, int((challenge.expires - self._clock()) * 1000))
         added = await self._add(
             keys=[self._pair(challenge), self._key(challenge.id)],
             args=[challenge.id, json.dumps(asdict(challenge)), left,
@@ -147,6 +153,6 @@ class RedisBook:
     async def settle(self, challenge: Challenge, state: str) -> Challenge | None:
         settled = await self._settle(
             keys=[self._key(challenge.id), self._pair(challenge)],
-            args=[state, time.time()],
+            args=[state, self._clock()],
         )
         return None if settled is None else Challenge(**json.loads(settled))

@@ -7,7 +7,10 @@ person's ``/ws/me`` sockets on this process, as it was told. One message is this
 and never sent as it is: ``friends_changed``, told to the followers of one who came or went,
 or whose match ended, makes this process read each such follower's list again and send it.
 A table that starts is heard as a change of the lobby (:meth:`.Hub.on_lobby_change`); the
-lists of this process's people who follow anyone are then read again, once for a burst.
+lists of this process's people who follow anyone are then read again, once for a burst, and
+sent if they changed. A killed process's people go offline by lapsing (:mod:`.presence`),
+which nobody is told of: with several processes those lists are also read again every
+:data:`.LAPSE_SECONDS`.
 
 Bounded like the lobby's feed (:mod:`..lobby_feed`): sockets per process and per client
 address (1013 past either), a binary frame closes its socket with 1008, and so does a socket
@@ -33,7 +36,7 @@ from ..table.finished import FinishedMatch
 from ..table.protocol import encode
 from ..table.room import CardRoom
 from ..table.tables import LobbyError
-from .presence import LocalPresence, Presence, RedisPresence
+from .presence import LAPSE_SECONDS, LocalPresence, Presence, RedisPresence
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +66,10 @@ class PeopleFeed:
         self._following: set[str] = set()
         """Those of this process's people who follow anyone: whose lists a table that starts
         may change."""
+        self._sent: dict[str, str] = {}
+        """The list each person here was sent last: a list read again and found the same is
+        not sent again."""
+        self._lapses: asyncio.Task[None] | None = None
         self._by_address: dict[str, int] = {}
         self._numbers = itertools.count()
         self._refreshing: asyncio.Task[None] | None = None
@@ -113,8 +120,9 @@ class PeopleFeed:
             for one in followed
         ]
 
-    async def send_friends(self, person: str) -> None:
-        """Read ``person``'s list again and send it to their sockets here."""
+    async def send_friends(self, person: str, changed_only: bool = False) -> None:
+        """Read ``person``'s list again and send it to their sockets here (``changed_only``:
+        unless it is what they were sent last)."""
         account_id = self._accounts.get(person)
         if account_id is None:
             return
@@ -127,7 +135,11 @@ class PeopleFeed:
             self._following.add(person)
         else:
             self._following.discard(person)
-        await self._send(person, encode({"type": "friends", "friends": listed}))
+        text = encode({"type": "friends", "friends": listed})
+        if changed_only and self._sent.get(person) == text:
+            return
+        self._sent[person] = text
+        await self._send(person, text)
 
     async def tell_followers(self, account_id: int) -> None:
         """Those who follow ``account_id`` read their lists again, wherever they are."""
@@ -147,9 +159,17 @@ class PeopleFeed:
         while True:
             self._again = False
             for person in list(self._following):
-                await self.send_friends(person)
+                await self.send_friends(person, changed_only=True)
             if not self._again:
                 return
+
+    async def _watch_lapses(self) -> None:
+        """Processes sharing a room: a killed process's people go offline by lapsing, and
+        nobody tells their followers; every :data:`.LAPSE_SECONDS` the lists here are read
+        again, and those that changed are sent."""
+        while True:
+            await asyncio.sleep(LAPSE_SECONDS)
+            self.lobby_changed()
 
     async def match_ended(self, match: FinishedMatch) -> None:
         """The players of a finished match are at its table no more (or at a new one)."""
@@ -175,13 +195,14 @@ class PeopleFeed:
             return
         person = person_of(account.id)
         number = str(next(self._numbers))
+        if self._lapses is None and isinstance(self.presence, RedisPresence):
+            self._lapses = asyncio.create_task(self._watch_lapses(), name="scopa-lapses")
         self.sockets.setdefault(person, set()).add(socket)
         self._accounts[person] = account.id
         self._by_address[address] = self._by_address.get(address, 0) + 1
         try:
             await socket.send_text(encode({"type": "me", "name": account.name}))
-            if await self.presence.came(person, number):
-                await self.tell_followers(account.id)
+            await self._came(person, number, account.id)
             await self.send_friends(person)
             while True:
                 message = await socket.receive()
@@ -195,6 +216,15 @@ class PeopleFeed:
         finally:
             await self._gone(person, socket, address, number, account.id)
 
+    async def _came(self, person: str, number: str, account_id: int) -> None:
+        """Mark ``person`` online; a failure (Redis out of reach) leaves them offline to others
+        but keeps their socket, which still gets their challenges' answers and lists."""
+        try:
+            if await self.presence.came(person, number):
+                await self.tell_followers(account_id)
+        except Exception:
+            log.exception("%s could not be marked online", person)
+
     async def _gone(
         self, person: str, socket: WebSocket, address: str, number: str, account_id: int
     ) -> None:
@@ -204,6 +234,7 @@ class PeopleFeed:
             self.sockets.pop(person, None)
             self._accounts.pop(person, None)
             self._following.discard(person)
+            self._sent.pop(person, None)
         left = self._by_address.get(address, 1) - 1
         if left:
             self._by_address[address] = left
@@ -219,4 +250,8 @@ class PeopleFeed:
             log.exception("%s could not be marked offline", person)
 
     async def close(self) -> None:
+        if self._lapses is not None:
+            self._lapses.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._lapses
         await self.presence.close()
