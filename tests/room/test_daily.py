@@ -295,6 +295,7 @@ async def test_the_seed_is_in_no_message_nor_answer_until_the_day_is_over(
             await ada.http.get("/api/profiles/Ada"),
             await ada.http.get(f"/api/replays/{match}"),
             await ada.http.get(f"/api/replays/{master}"),
+            await ada.http.get("/api/account/export"),
         ]
         refused = [
             await someone.http.get(path)

@@ -73,6 +73,10 @@ async def export(request: Request, account: Me) -> Response:
             raise LobbyError(429, f"too many downloads of your data (at most {limit}): wait a "
                              "little and try again")
     data = await export_queries.everything(_room(request).storage, account.id)
+    for match in data["matches"]:
+        # A record the room still seals (a daily deal's, until its day is over) is not given.
+        if match.get("record") is not None and await _room(request).sealed(match["match"]):
+            match["record"] = None
     body = {"exported_at": clock(request).isoformat(), **data}
     return Response(
         json.dumps(body, ensure_ascii=False, indent=1).encode(),

@@ -313,6 +313,15 @@ class CardRoom:
         self._open_list = (version, moment, found)
         return found
 
+    async def sealed(self, match_id: int, replay_for: int | None = None) -> str | None:
+        """Why match ``match_id``'s record may not be shown yet, if a seal says so (see
+        :attr:`record_seals`): every route that gives a record or a replay asks."""
+        for seal in self.record_seals:
+            refusal = await seal(match_id, replay_for)
+            if refusal is not None:
+                return refusal
+        return None
+
     async def match_record(
         self, match_id: int, replay_for: int | None = None
     ) -> dict[str, Any]:
@@ -322,10 +331,9 @@ class CardRoom:
         found = await self.storage.load_match_record(match_id)
         if found is None:
             raise LobbyError(404, f"no match has the id {match_id}")
-        for seal in self.record_seals:
-            refusal = await seal(match_id, replay_for)
-            if refusal is not None:
-                raise LobbyError(403, refusal)
+        refusal = await self.sealed(match_id, replay_for)
+        if refusal is not None:
+            raise LobbyError(403, refusal)
         _, record = found
         if record is None:
             raise LobbyError(
