@@ -35,10 +35,18 @@ def test_two_people_find_each_other_through_a_pool_talk_and_play_to_the_end(
     browser: Browser, web_server: str
 ) -> None:
     ada = open_page(browser, web_server, viewport=DESKTOP)
+    ada.page.wait_for_selector("#pool-game")
+    games = ada.page.eval_on_selector_all("#pool-game label", "ls => ls.map(l => l.innerText)")
+    assert games == ["Scopa", "Escoba", "Scopone"]
     ask_for_a_person(ada, "Ada", "desktop")
     assert "Looking for a player" in ada.page.inner_text("#play-person")
     assert "waiting now" in ada.page.inner_text("#pool-count")
-    screenshot(ada.page, "pools-waiting-desktop", still=True)
+    screenshot(ada.page, "pools-waiting-desktop")
+    ada.page.set_viewport_size(PHONE)
+    screenshot(ada.page, "pools-waiting-phone")
+    ada.page.set_viewport_size(DESKTOP)
+    games = ada.page.eval_on_selector_all("#pool-game label", "ls => ls.map(l => l.innerText)")
+    assert games == [], "the game is chosen before asking, not while waiting"
 
     bruno = open_page(browser, web_server, viewport=PHONE, locale="it-IT")
     ask_for_a_person(bruno, "Bruno", "phone")
