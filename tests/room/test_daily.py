@@ -312,8 +312,8 @@ async def test_the_seed_is_in_no_message_nor_answer_until_the_day_is_over(
     assert [answer.status_code for answer in answers] == [200] * len(answers)
     assert [answer.status_code for answer in refused] == [403, 403, 200, 403, 403, 403]
     assert refused[0].json() == {"detail": f"this match is the daily deal of {DAY}: it is shown "
-                                 "once that day is over (00:00 UTC), or to a player who has "
-                                 "played it"}
+                                 "once that day is over (00:00 UTC), or to a logged-in player "
+                                 "who has played it"}
     assert review.status_code == 403
     assert not [text for text in seen if seed in text]
     assert str(after["seed"]) == seed and str(record["seed"]) == seed

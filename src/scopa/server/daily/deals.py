@@ -193,7 +193,7 @@ class DailyDeals:
         if replay_for is not None and await self.has_played(day, replay_for):
             return None
         return (f"this match is the daily deal of {day.isoformat()}: it is shown once that day "
-                "is over (00:00 UTC), or to a player who has played it")
+                "is over (00:00 UTC), or to a logged-in player who has played it")
 
     async def has_played(self, day: date, account_id: int) -> bool:
         attempt = await daily_queries.attempt_of_account(self.room.storage, day, account_id)
