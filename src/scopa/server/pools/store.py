@@ -38,6 +38,8 @@ SEATED_NEWS: Final = 10.0
 """How long a seated person's key says so (``seated:<table>``) before it goes."""
 SEATED_SECONDS: Final = 24 * 3600.0
 """How long the room remembers the table a person was paired to."""
+TABLES_KEPT: Final = 100_000
+"""People whose last table one process alone remembers (Redis forgets after a day instead)."""
 PAIR_SECONDS: Final = 600.0
 """How long a pair code waits for the friend."""
 WAITS_KEPT: Final = 50
@@ -152,7 +154,10 @@ class MemoryPools:
     async def seated(self, people: list[str], maker: str, table: str) -> None:
         for person in people:
             await self.release(person, f"taken:{maker}")
+            self.tables.pop(person, None)
             self.tables[person] = table
+        while len(self.tables) > TABLES_KEPT:  # the oldest pairings go first
+            del self.tables[next(iter(self.tables))]
 
     async def renew(self, held: list[tuple[str, str]]) -> list[str | None]:
         return ["ok" if self.keys.get(person) == ticket else self.keys.get(person)
