@@ -36,11 +36,16 @@ if ("Notification" in window) {
 
 
 NOTES = """window.notes = [];
+window.notesClosed = 0;
 const Shown = window.Notification;
 window.Notification = class extends Shown {
   constructor(title, options) {
     window.notes.push(options.body);
     super(title, options);
+  }
+  close() {
+    window.notesClosed += 1;
+    super.close();
   }
 };"""
 
@@ -143,6 +148,8 @@ def test_with_notifications_allowed_a_hidden_turn_notifies_and_nothing_asks(
     assert page.evaluate("window.notes") == ["Tocca a te"]
     show_tab(page, True)
     expect(page).not_to_have_title("● Tocca a te")
+    # Back at the tab, its notification is closed: the turn is on screen.
+    assert page.evaluate("window.notesClosed") == 1
     page.goto(f"{web_server}/#/account")
     expect(page.locator("#register")).to_be_visible()
     expect(page.locator("#ask-notify")).to_have_count(0)

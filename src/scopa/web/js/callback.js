@@ -7,11 +7,15 @@
 import { cue } from "./sound.js";
 
 let calling = null; // the title the tab had before the call, while the title says the call
+const notes = new Map(); // the notifications shown while away, by tag: closed on coming back
 
 function restore() {
   if (document.visibilityState !== "visible" || calling === null) return;
   document.title = calling;
   calling = null;
+  // Back at the tab: what called them is on screen, so its notifications would only be stale.
+  for (const note of notes.values()) note.close();
+  notes.clear();
 }
 
 document.addEventListener("visibilitychange", restore);
@@ -33,6 +37,7 @@ export function callBack(text, { sound = "turn", tag = "scopa" } = {}) {
     try {
       const note = new Notification(calling, { body: text, tag });
       note.onclick = () => { window.focus(); note.close(); };
+      notes.set(tag, note);
     } catch {
       // Some browsers (Android's) allow notifications only from a service worker: the title
       // and the sound still call.
