@@ -338,3 +338,19 @@ async def test_a_page_of_another_site_may_not_wait_for_an_account(tmp_path: Path
                 await socket.recv()
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
         assert "another site" in closed.value.rcvd.reason
+
+
+async def test_a_socket_that_never_joins_and_one_past_the_cap_are_closed(tmp_path: Path) -> None:
+    async with pool_room(tmp_path, hello_timeout=0.2) as (server, _):
+        idle = await Waiter.open(server.url)
+        assert (await idle.wait_for("error"))["code"] == "join_first"
+        assert await idle.closed() == (1008, "no join")
+    async with pool_room(tmp_path) as (server, _):
+        kept = [await Waiter.open(server.url) for _ in range(20)]
+        for waiter in kept:
+            await waiter.until_pong()  # open and served
+        extra = await Waiter.open(server.url)
+        code, reason = await extra.closed()
+        assert code == 1013 and reason is not None and "try again later" in reason
+        for waiter in kept:
+            await waiter.close()
