@@ -156,15 +156,30 @@ async def test_walking_out_is_a_loss_whatever_the_stand_in_makes_of_it(server: S
 async def test_guests_play_unranked(server: Server) -> None:
     set_day(server, DAY)
     async with person(server) as guest, person(server, "Bea") as bea:
-        for _ in range(2):
-            await give_up(server, await play_daily(guest, "Walker"))
+        grants = [await play_daily(guest, "Walker") for _ in range(2)]
+        for grant in grants:
+            await give_up(server, grant)
         await give_up(server, await play_daily(bea))
         today = (await guest.http.get("/api/daily")).json()
+        # A guest sees its match beside the master's by its table and seat token.
+        proof = {"table": grants[1]["table"]["code"], "token": grants[1]["token"]}
+
+        async def master_played() -> bool:
+            answer = await guest.http.post("/api/daily/comparison", json=proof)
+            return answer.status_code == 200 and answer.json()["master"] is not None
+
+        await until(master_played, "the master's play of the day's deal")
+        shown = (await guest.http.post("/api/daily/comparison", json=proof)).json()
+        forged = await guest.http.post("/api/daily/comparison",
+                                       json={**proof, "token": grants[0]["token"]})
 
     assert [(line["rank"], line["name"], line["won"]) for line in today["standings"]] == [
         (1, "Bea", False)]
     assert today["players"] == 1
     assert today["mine"] is None and today["streak"] is None
+    assert shown["yours"]["match"] == grants[1]["table"]["match"] and shown["streak"] is None
+    assert (forged.status_code, forged.json()) == (
+        403, {"detail": "that token holds no seat at that day's deal"})
 
 
 async def test_the_days_table_ranks_wins_first_then_the_margin(server: Server) -> None:
