@@ -7,7 +7,7 @@ import { LOOKS, PRESETS, PRESET_PLAYERS, api, botLevels, keepSeatToken } from ".
 import { faceSvg } from "./cards.js";
 import { dailyDealCard } from "./dailylink.js";
 import { h } from "./dom.js";
-import { friendsPanel } from "./friends.js";
+import { friendsPanel } from "./friendlink.js";
 import { t } from "./i18n.js";
 import { dealtLook, keepPlayerName, keepQuickChoices, playerName, quickChoices } from "./prefs.js";
 import { playPersonPanel } from "./pools.js";

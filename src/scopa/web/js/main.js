@@ -5,7 +5,6 @@
 // "#/daily" (dailylink.js, which loads daily.js).
 
 import { showAccount, showAccountLink, whoAmI } from "./account.js";
-import { listenForChallenges } from "./challenges.js";
 import { LOOKS } from "./api.js";
 import { showDaily } from "./dailylink.js";
 import { LANGUAGES, pickLanguage, setLanguage, t, translatePage } from "./i18n.js";
@@ -74,8 +73,7 @@ async function start() {
     screen?.render();
   });
   await linked; // a player's seats from their other devices, before a table opens
-  listenForChallenges(); // challenges and friends over /ws/me, on every page while logged in
-  keepMe();
+  keepMe(); // challenges and friends over /ws/me, on every page while logged in
   // Listened to only from here: a link followed while the seats load is then routed once,
   // by the call below. Routed twice, a second screen replaced the first while the person
   // typed into it, and the name typed was lost (CI's registration test, under load).

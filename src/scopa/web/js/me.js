@@ -1,6 +1,6 @@
 // The person's socket (/ws/me), open on every page while the player is logged in: it makes
 // them online in the room and brings, at once, the list of those they follow ("friends") and
-// their challenges. Screens listen to its messages by type (onMe); a dropped socket is opened
+// their challenges (challenges.js, loaded with the first). Screens listen to its messages by type (onMe); a dropped socket is opened
 // again, waiting longer each time, unless the server said no (1008: logged out, or another
 // site). Looked at again at every change of screen, so a login or logout opens or closes it.
 
@@ -13,8 +13,18 @@ let owner = null; // the account name the socket is open for
 let timer = null;
 let retries = 0;
 
+// The messages of a challenge: the first one loads challenges.js, which listens from then on
+// (and gets this first message at once, as the last of its type).
+const CHALLENGES = new Set(["challenge", "challenge_answer", "challenge_gone"]);
+let challenges = null;
+
 function deliver(message) {
   last.set(message.type, message);
+  if (CHALLENGES.has(message.type) && challenges === null) {
+    challenges = import(new URL("challenges.js", import.meta.url).href)
+      .then((module) => module.listenForChallenges());
+    return;
+  }
   for (const listener of listeners.get(message.type) ?? []) listener(message);
 }
 

@@ -4,7 +4,7 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
-import { profileActions } from "./friends.js";
+import { profileActions } from "./friendlink.js";
 import { t } from "./i18n.js";
 import { poolName } from "./leaderboard.js";
 
