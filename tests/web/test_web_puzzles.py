@@ -256,7 +256,9 @@ def test_a_logged_in_player_on_a_phone(browser: Browser, web_server: str,
         f"Il tuo punteggio nei problemi: 1000 → {up.shown} (+{up.shown - 1000}).")
     # On a phone the list starts shut, under the answer; opened, it shows the try.
     page.click("#puzzle-history summary")
+    expect(page.locator("#puzzle-history")).to_have_attribute("open", "")
     expect(page.locator("#puzzle-history li")).to_have_count(1)
+    expect(page.locator("#puzzle-history li").first).to_be_visible()
     page.locator("#puzzle-history").scroll_into_view_if_needed()
     fits(page)
     screenshot(page, "puzzle-rated-phone-it-history")

@@ -376,8 +376,7 @@ export function showPuzzles(main, hash) {
   function historyList() {
     if (!s.me || !s.mine) return null;
     const tries = s.mine.tries.slice(0, HISTORY_SHOWN);
-    return h("details", { class: "puzzle-history", id: "puzzle-history", open: historyOpen,
-      ontoggle: (event) => { historyOpen = event.target.open; } },
+    return h("details", { class: "puzzle-history", id: "puzzle-history", open: historyOpen },
     h("summary", {}, t("puzzle.history", { count: s.mine.rating?.tries ?? 0 })),
     tries.length ? h("ol", { class: "tries" }, tries.map((row) => h("li", {
       "data-puzzle": row.puzzle, class: row.right ? "right" : "wrong" },
@@ -430,6 +429,9 @@ export function showPuzzles(main, hash) {
 
   function render() {
     document.body.classList.add("at-puzzle");
+    // The list as the player left it: read at once, as a render can come before its toggle event.
+    const shown = main.querySelector("#puzzle-history");
+    if (shown) historyOpen = shown.open;
     let content;
     if (!s.puzzle) {
       content = h("p", { class: s.problem ? "problem" : null, role: s.problem ? "alert" : null },
