@@ -8,8 +8,8 @@ everyone on a day (UTC), drawn from the day's date.
 
 A logged-in player's first try of a puzzle moves their puzzle rating (:mod:`.ratings`); a later
 try of the same puzzle is answered (right or wrong, and the answer) and says that it changed
-nothing. Guests play unrated. The rating a question shows is the puzzle's on the room's scale, not the rough
-one its set's file keeps.
+nothing. Guests play unrated. The rating a question shows is the puzzle's on the room's scale,
+not the rough one its set's file keeps.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 // "#/" is the lobby, "#/t/CODE" a table (the link to share), "#/rules" the rules; "#/account",
 // "#/leaderboard/POOL", "#/p/NAME" (a profile), "#/m/ID" (a finished match's replay) and
 // "#/puzzles" (puzzlelink.js, which loads puzzles.js; replaylink.js loads replay.js alike),
-// "#/daily" (dailylink.js, which loads daily.js).
+// "#/daily" (dailylink.js, which loads daily.js), "#/tournaments/ID" (tournamentlink.js, which
+// loads tournaments.js).
 
 import { showAccount, showAccountLink, whoAmI } from "./account.js";
 import { LOOKS } from "./api.js";
@@ -18,6 +19,7 @@ import { showPuzzles } from "./puzzlelink.js";
 import { showReplay } from "./replaylink.js";
 import { showRules } from "./rules.js";
 import { showTable } from "./table.js";
+import { showTournament } from "./tournamentlink.js";
 
 let screen = null;
 
@@ -45,6 +47,9 @@ function route() {
   else if (location.hash === "#/rules") screen = showRules(main);
   else if (location.hash === "#/account") screen = showAccount(main);
   else if (location.hash === "#/daily") screen = showDaily(main);
+  else if (location.hash.match(/^#\/tournaments\/(\d+|new)$/)) {
+    screen = showTournament(main, location.hash);
+  }
   else if (location.hash.match(/^#\/puzzles(\/|$)/)) screen = showPuzzles(main, location.hash);
   else if (location.hash.startsWith("#/leaderboard")) {
     screen = showLeaderboard(main, location.hash.split("/")[2] || undefined);
