@@ -115,3 +115,40 @@ def test_a_follower_sees_a_friend_online_and_watches_their_table_in_one_click(
     page.goto(f"{social_server}/#/")
     expect(page.locator(f".friend[data-name='{dan_name}']")).to_contain_text("offline")
     eve.check()
+
+
+HIDDEN_TAB = """window.tabHidden = false;
+Object.defineProperty(Document.prototype, "visibilityState",
+  { configurable: true, get() { return window.tabHidden ? "hidden" : "visible"; } });
+Object.defineProperty(Document.prototype, "hidden",
+  { configurable: true, get() { return window.tabHidden; } });"""
+"""Playwright cannot hide a tab: this makes the page believe what the test says."""
+
+
+def test_a_challenge_to_a_hidden_tab_calls_its_player_back(
+    browser: Browser, social_server: str
+) -> None:
+    bea = logged_in(browser, social_server, "Bea hidden", DESKTOP)
+    bea.page.add_init_script(HIDDEN_TAB)
+    bea.page.reload()
+    expect(bea.page.locator("#friends h2")).to_have_text("Friends")
+    title = bea.page.title()
+    bea.page.evaluate("window.tabHidden = true")
+    ada = logged_in(browser, social_server, "Ada hidden", DESKTOP)
+    answer = ada.page.context.request.post(
+        f"{social_server}/api/challenges", data={"name": "Bea hidden"})
+    assert answer.status == 201, answer.text()
+
+    expect(bea.page).to_have_title("● Ada hidden challenges you")
+    bea.page.evaluate("""() => { window.tabHidden = false;
+      document.dispatchEvent(new Event("visibilitychange")); }""")
+    expect(bea.page).to_have_title(title)
+    expect(bea.page.locator(".challenge-banner[data-challenge]")).to_contain_text(
+        "Ada hidden challenges you")
+    bea.page.locator(".challenge-banner button.decline").click()
+    expect(ada.page.locator(".challenges")).to_contain_text(
+        "Bea hidden declined your challenge.")
+    expect(bea.page.locator(".challenge-banner")).to_have_count(0)
+    screenshot(ada.page, "challenge-declined-desktop")
+    for each in (ada, bea):
+        each.check()
