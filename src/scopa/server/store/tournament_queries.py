@@ -198,6 +198,24 @@ async def games(storage: Storage, tournament_id: int) -> list[StoredGame]:
         return [_game(row) for row in rows]
 
 
+async def playing(storage: Storage, account_ids: Sequence[int]) -> set[int]:
+    """Those of ``account_ids`` with a game in play in any tournament."""
+    if not account_ids:
+        return set()
+    async with storage.engine.connect() as connection:
+        found: set[int] = set()
+        for column, other in ((tournament_games.c.first, tournament_games.c.second),
+                              (tournament_games.c.second, tournament_games.c.first)):
+            rows = await connection.execute(
+                sa.select(column).where(
+                    column.in_(list(account_ids)), other.is_not(None),
+                    tournament_games.c.winner.is_(None),
+                )
+            )
+            found.update(int(row[0]) for row in rows)
+        return found
+
+
 async def start(storage: Storage, tournament_id: int, starts_at: datetime,
                 ends_at: datetime | None) -> bool:
     """An open tournament starts now (its creator would not wait); False if it is not open."""

@@ -257,7 +257,9 @@ class Tournaments:
             return await self._finish(tournament, names, games)
         if tournament.status == "open":
             await tournament_queries.set_running(self.storage, tournament.id)
-        busy = {p for g in games if not g.over for p in (g.first, g.second) if p is not None}
+        here = {p for g in games if not g.over for p in (g.first, g.second) if p is not None}
+        # A player at a table of another tournament (a Swiss night beside the arena) waits.
+        busy = here | await tournament_queries.playing(self.storage, list(names))
         standings = standings_of(tournament, names, games)
         free = [Entrant(s.player, s.points, index) for index, s in enumerate(standings)
                 if s.player not in busy]

@@ -41,6 +41,14 @@ def game_view(game: StoredGame, names: dict[int, str]) -> dict[str, Any]:
     }
 
 
+def version(tournament: StoredTournament, players: int, games: list[StoredGame]) -> int:
+    """A number that grows with every change of the tournament (each of its terms only
+    grows: a join, a pairing, a result, its start and end), so a page that gets two views out
+    of order (a push and an answer) keeps the later."""
+    stage = {"open": 0, "running": 1, "finished": 2}[tournament.status]
+    return stage + tournament.pairings + players + sum(1 for g in games if g.over)
+
+
 async def public_view(storage: Storage, tournament: StoredTournament) -> dict[str, Any]:
     names = await tournament_queries.players(storage, tournament.id)
     games = await tournament_queries.games(storage, tournament.id)
@@ -50,6 +58,7 @@ async def public_view(storage: Storage, tournament: StoredTournament) -> dict[st
         standings = [s.public() for s in standings_of(tournament, names, games)]
     return {
         **summary(tournament),
+        "version": version(tournament, len(names), games),
         "players": len(names),
         "standings": standings,
         "podium": standings[:PODIUM] if tournament.status == "finished" else [],

@@ -12,6 +12,7 @@ import { t } from "./i18n.js";
 import { dealtLook, keepPlayerName, keepQuickChoices, playerName, quickChoices } from "./prefs.js";
 import { playPersonPanel } from "./pools.js";
 import { dailyPuzzleCard } from "./puzzlelink.js";
+import { tournamentsCard } from "./tournamentlink.js";
 
 // The fan of cards over the lobby: the settebello and its friends, in the deck look chosen.
 const FAN = ["7D", "KH", "QC", "JS", "AD"];
@@ -260,7 +261,7 @@ export function showLobby(main) {
       hero(), playPersonPanel(),
       problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
       h("div", { class: "lobby" }, friendsPanel(), quick, create, join, openTables(),
-        h("div", { class: "daily-cards" }, dailyPuzzleCard(), dailyDealCard())),
+        h("div", { class: "daily-cards" }, dailyPuzzleCard(), dailyDealCard()), tournamentsCard()),
     ].filter(Boolean));
   }
 
