@@ -39,6 +39,7 @@ def test_the_daily_deal_played_and_compared(browser: Browser, web_server: str) -
     page.goto(f"{web_server}/#/")
     card, puzzle = page.locator("#daily-deal"), page.locator("#daily-puzzle")
     expect(card.locator("h2")).to_have_text("Daily deal")
+    expect(card.locator("#daily-deal-link")).to_have_text("Play the deal")
     screenshot(page, "daily-lobby-desktop")
     deal_box, puzzle_box = card.bounding_box(), puzzle.bounding_box()
     assert deal_box is not None and puzzle_box is not None
@@ -94,6 +95,7 @@ def test_the_daily_deal_played_and_compared(browser: Browser, web_server: str) -
     expect(page.locator("#replay-step")).to_contain_text("Step 0 of", timeout=WAIT_MS)
     assert page.locator(".replay-seat .replay-hand").nth(1).locator(".card").count() == 3
     page.goto(f"{web_server}/#/")
-    expect(page.locator("#daily-deal")).to_be_visible()
+    expect(page.locator("#daily-deal-link")).to_have_text("See your result")
+    expect(page.locator("#daily-deal .daily-streak")).to_have_text("Your streak: 1 day in a row")
     screenshot(page, "daily-lobby-phone")
     watched.check()
