@@ -20,8 +20,9 @@ The master's own play of the deal (the master in the player's seat against the m
 played once a day, move by move in the bots' workers, and stored as a finished match of the
 room, with a replay like any: the master's choices are not the same twice (it samples guesses
 at the hidden cards), so every player must be compared with the one play, and a match costs
-seconds of CPU, which the room should spend once a day, not once a request. One process plays
-it, under a claim in the database; a claim left by a process that died runs out.
+real CPU (about half a second to a second of it for a match to 11), which the room spends once
+a day, not once a request. One process plays it, under a claim in the database; a claim left
+by a process that died runs out.
 """
 
 from __future__ import annotations
