@@ -315,3 +315,76 @@ async def test_bad_input_gets_a_sentence_and_changes_nothing(server: Server) -> 
     finally:
         await gone.close()
     await guest.aclose()
+
+
+@pytest.mark.anyio
+async def test_a_result_its_process_did_not_live_to_write_is_read_from_the_stored_match(
+    server: Server,
+) -> None:
+    ada, bea = await register(server, "Ada"), await register(server, "Bea")
+    made = await ada.lobby.create_tournament(
+        name="Two", kind="swiss", rounds=1, starts_at=(START + timedelta(hours=1)).isoformat())
+    for player in (ada, bea):
+        await player.lobby.join_tournament(made["id"])
+    await ada.lobby.start_tournament(made["id"])
+    await director(server).tend()
+    await resign_game(bea, made["id"])
+    # As if the table's process died between storing the match's end and writing the result.
+    async with server.room.storage.engine.begin() as connection:
+        await connection.execute(sa.update(tournament_games).values(
+            winner=None, match_id=None, first_score=None, second_score=None, finished_at=None))
+    assert (await ada.lobby.tournament(made["id"]))["status"] == "running"
+    await director(server).tend()
+    view = await ada.lobby.tournament(made["id"])
+    (game,) = view["games"]
+    assert (view["status"], game["winner"], game["match"]) == ("finished", ada.id, game["match"])
+    assert game["match"] is not None and view["podium"][0]["name"] == "Ada"
+
+
+@pytest.mark.anyio
+async def test_an_arena_pairs_nobody_who_is_at_a_table_of_another_tournament(
+    server: Server,
+) -> None:
+    ada, bea, cid = [await register(server, name) for name in ("Ada", "Bea", "Cid")]
+    starts = (START + timedelta(hours=1)).isoformat()
+    swiss = await ada.lobby.create_tournament(name="Swiss", kind="swiss", rounds=1,
+                                              starts_at=starts)
+    arena = await ada.lobby.create_tournament(name="Arena", kind="arena", minutes=60,
+                                              starts_at=starts)
+    for player in (ada, bea):
+        await player.lobby.join_tournament(swiss["id"])
+    for player in (ada, bea, cid):
+        await player.lobby.join_tournament(arena["id"])
+    await ada.lobby.start_tournament(swiss["id"])
+    await director(server).tend()  # Ada and Bea sit down at the Swiss's table
+    await ada.lobby.start_tournament(arena["id"])
+    await director(server).tend()
+    assert live_pairs(await cid.lobby.tournament(arena["id"])) == set(), "Cid waits"
+    await resign_game(bea, swiss["id"])
+    await director(server).tend()
+    # Free again, the two join the arena's free players: one pair of the three plays.
+    assert len(live_pairs(await cid.lobby.tournament(arena["id"]))) == 1
+
+
+@pytest.mark.anyio
+async def test_the_daily_arena_of_the_settings_is_made_once_a_day(tmp_path: Path) -> None:
+    settings = settings_for(tmp_path, daily_arena="20:00", daily_arena_minutes=45)
+    async with running_server(settings) as up:
+        room = director(up)
+        room.clock = Clock(START - timedelta(hours=3))
+        await room.tend()
+        await room.tend()
+        async with Lobby(up.url) as guest:
+            (daily,) = await guest.tournaments()
+            assert (daily["name"], daily["kind"], daily["minutes"], daily["daily"]) == (
+                "Daily arena", "arena", 45, True)
+            assert daily["starts_at"] == START.isoformat()
+            room.clock = Clock(START + timedelta(minutes=10))  # today's is on: tomorrow's is made
+            await room.tend()
+            listed = await guest.tournaments()
+            assert [t["starts_at"] for t in listed] == [
+                START.isoformat(), (START + timedelta(days=1)).isoformat()]
+            assert listed[0]["status"] == "running"
+            room.clock = Clock(START + timedelta(minutes=45))
+            await room.tend()
+            assert [t["status"] for t in await guest.tournaments()] == ["open", "finished"]
