@@ -43,7 +43,8 @@ class Challenges:
         self.book: Book = (
             RedisBook(room.hub.redis) if isinstance(room.hub, RedisHub) else LocalBook()
         )
-        self._timers: set[asyncio.TimerHandle] = set()
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        """The expiry of each challenge this process took, until it is settled."""
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
@@ -103,10 +104,9 @@ class Challenges:
             raise LobbyError(
                 409, f"you have challenged {other.name} already: wait for their answer"
             )
-        timer = asyncio.get_running_loop().call_later(
+        self._timers[challenge.id] = asyncio.get_running_loop().call_later(
             self.seconds, lambda: self._soon(self.expire(challenge))
         )
-        self._timers.add(timer)
         await self.room.hub.tell(
             person_of(other.account_id), {"type": "challenge", **challenge.offer(time.time())}
         )
@@ -119,8 +119,7 @@ class Challenges:
 
     async def expire(self, challenge: Challenge) -> None:
         """Its time is up: if nobody answered, both are told it expired."""
-        self._timers = {timer for timer in self._timers if not timer.cancelled()
-                        and timer.when() > asyncio.get_running_loop().time()}
+        self._timers.pop(challenge.id, None)
         if await self.book.settle(challenge, "expired") is not None:
             await self._told(challenge, "expired", {})
 
@@ -158,6 +157,9 @@ class Challenges:
         if await self.book.settle(challenge, state) is None:
             # Settled by another answer, or expired, between the look and the settling.
             raise LobbyError(410, "this challenge was answered or expired just now")
+        timer = self._timers.pop(challenge.id, None)  # if this process took it
+        if timer is not None:
+            timer.cancel()
 
     async def decline(self, me: Account, challenge_id: str) -> None:
         challenge = await self.answerable(me, challenge_id)
@@ -186,6 +188,6 @@ class Challenges:
         return table.info(), seat, token
 
     async def close(self) -> None:
-        for timer in self._timers:
+        for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()

@@ -9,6 +9,7 @@ sentence and changes nothing. What changes a person's list of friends is told to
 
 from __future__ import annotations
 
+import time
 from typing import Annotated, Final, Literal, cast
 
 from fastapi import APIRouter, Depends, Path, Request
@@ -171,7 +172,7 @@ async def challenge(body: NewChallenge, me: Me, desk: Desk) -> ChallengeView:
     """Challenge a player who is online to a match of two; they see it at once, and it waits
     for their answer ``challenge_seconds`` (60 s). The answer comes on your ``/ws/me``."""
     sent = await desk.send(me, body.name, body.preset, body.target, body.look, body.rated)
-    offer = sent.offer(sent.expires - desk.seconds)
+    offer = sent.offer(time.time())
     return ChallengeView(**{key: offer[key] for key in ChallengeView.model_fields})
 
 
