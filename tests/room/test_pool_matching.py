@@ -1,6 +1,6 @@
 """The pools' wave, as properties over any pool: nobody is in two groups, every group is within
 the windows of all its people and holds no blocked pair, a team of friends sits together, and
-two people who may play are never both left waiting."""
+(in a pool of one matching's run) two people who may play are never both left waiting."""
 
 from __future__ import annotations
 
@@ -74,6 +74,19 @@ def test_a_wave_of_four_seats_two_teams_with_friends_together(
             if len(party.people) == 2:
                 seats = [group.seats.index(person) for person in party.people]
                 assert seats[0] % 2 == seats[1] % 2  # partners sit opposite, one side
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(33, 200), st.integers(0, 100))
+def test_a_crowded_pool_is_matched_in_runs_and_seats_nearly_everyone(
+    count: int, shift: int
+) -> None:
+    waiting = [Waiting(str(k), (Person(f"guest:{k}", str(k)),), 25.0 + k / 100, NOW)
+               for k in range(count)]
+    found = couples(waiting, NOW, shift=shift)
+    tickets = [party.ticket for pair in found for party in pair]
+    assert len(tickets) == len(set(tickets))
+    assert count - len(tickets) <= count // 32 + 2  # at most one left over a run
 
 
 def test_after_the_open_wait_anyone_plays_anyone() -> None:

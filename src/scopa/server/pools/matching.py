@@ -33,6 +33,8 @@ WIDEN_PER_SECOND: Final = 0.25
 """How much the window widens for each second waited (10 shown points a second)."""
 OPEN_AFTER: Final = 60.0
 """Seconds after which a person's window has no edge: anyone in the pool may be their match."""
+RUN: Final = 32
+"""People one matching looks at, at most: 32 cost about 25 ms, 256 about 700 ms."""
 NEWCOMER: Final = 25.0
 """The rating of a guest or of an account with no rating in the pool: openskill's default."""
 
@@ -121,9 +123,15 @@ def _weight(a: Waiting, b: Waiting, now: float) -> float:
     return 1000.0 - abs(a.rating - b.rating) + 0.1 * ((now - a.since) + (now - b.since))
 
 
-def couples(waiting: Sequence[Waiting], now: float, blocked: Blocked = ()) -> list[
-        tuple[Waiting, Waiting]]:
+def couples(
+    waiting: Sequence[Waiting], now: float, blocked: Blocked = (), shift: int = 0
+) -> list[tuple[Waiting, Waiting]]:
     """A wave of a two-player pool: the couples to seat now, each the longer waiter first.
+
+    The matching's cost grows with the cube of the people it looks at, so a crowded pool is
+    matched in runs of :data:`RUN` people of neighbouring ratings (those most likely to play
+    each other anyway); ``shift`` moves the runs' edges from one wave to the next, so that
+    nobody stays at an edge.
 
     >>> ann = Waiting("1", (Person("guest:1", "Ann"),), 25.0, since=0)
     >>> bea = Waiting("2", (Person("guest:2", "Bea"),), 26.0, since=1)
@@ -131,9 +139,22 @@ def couples(waiting: Sequence[Waiting], now: float, blocked: Blocked = ()) -> li
     >>> [(a.ticket, b.ticket) for a, b in couples([ann, bea, cid], now=2)]
     [('1', '2')]
     """
+    ordered = sorted(waiting, key=lambda party: (party.rating, party.ticket))
+    if len(ordered) <= RUN:
+        runs = [ordered]
+    else:
+        start = shift % RUN // 2 * 2
+        runs = [ordered[:start]] if start else []
+        runs += [ordered[k:k + RUN] for k in range(start, len(ordered), RUN)]
+    found = [pair for run in runs for pair in _matched(run, now, blocked)]
+    return sorted(found, key=lambda pair: (pair[0].since, pair[0].ticket))
+
+
+def _matched(ordered: Sequence[Waiting], now: float, blocked: Blocked) -> list[
+        tuple[Waiting, Waiting]]:
+    """The maximum weight matching of ``ordered`` (sorted by rating)."""
     graph = nx.Graph()
-    by_ticket = {party.ticket: party for party in waiting}
-    ordered = sorted(waiting, key=lambda party: party.rating)
+    by_ticket = {party.ticket: party for party in ordered}
     for i, a in enumerate(ordered):
         for b in ordered[i + 1:]:
             if b.rating - a.rating > window(now - a.since):
@@ -144,7 +165,7 @@ def couples(waiting: Sequence[Waiting], now: float, blocked: Blocked = ()) -> li
     for first, second in nx.max_weight_matching(graph):
         a, b = by_ticket[first], by_ticket[second]
         found.append((a, b) if (a.since, a.ticket) <= (b.since, b.ticket) else (b, a))
-    return sorted(found, key=lambda pair: (pair[0].since, pair[0].ticket))
+    return found
 
 
 @dataclass(frozen=True)

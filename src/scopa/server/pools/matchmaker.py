@@ -110,6 +110,9 @@ class Matchmaker:
         """Each pool's typical wait at the last wave (seconds; None before any pairing)."""
         self.pairings = 0
         """Groups this process seated since it started."""
+        self.waves = 0
+        """Waves of a two-player pool this process ran (where their runs start, see
+        :func:`.matching.couples`)."""
         self._loop: asyncio.Task[None] | None = None
         room.hub.on_told(self.told)
 
@@ -334,11 +337,14 @@ class Matchmaker:
             [p.account for party in parties for p in party.people if p.account is not None])
         groups: list[tuple[list[Waiting], list[Person]]]
         if format_.players == 2:
-            groups = [([a, b], [a.people[0], b.people[0]])
-                      for a, b in couples(parties, now, blocked)]
+            # In a thread: a crowded pool's matching takes a while, and the sockets of this
+            # process go on being served meanwhile.
+            self.waves += 1
+            groups = [([a, b], [a.people[0], b.people[0]]) for a, b in await asyncio.to_thread(
+                couples, parties, now, blocked, self.waves * 7)]
         else:
             groups = [(list(found.parties), list(found.seats))
-                      for found in foursomes(parties, now, blocked)]
+                      for found in await asyncio.to_thread(foursomes, parties, now, blocked)]
         taken_groups = []
         for group, seats in groups:
             taken = await self.store.take(pool, group, self.room.name)
