@@ -18,6 +18,7 @@ import pytest
 import sqlalchemy as sa
 from websockets.asyncio.client import ClientConnection, connect
 
+from scopa.cli import main
 from scopa.server.client import Lobby, LobbyRefused, TableConnection
 from scopa.server.store.schema import rating_history, tournament_games, tournament_players
 from scopa.server.tournaments.director import Tournaments
@@ -80,13 +81,17 @@ async def feed(server: Server, tournament_id: int, player: Player | None = None
 
 
 async def next_message(
-    socket: ClientConnection, check: Callable[[dict[str, Any]], bool]
+    socket: ClientConnection, check: Callable[[dict[str, Any]], bool],
+    passed: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """The first message ``check`` accepts (each message read within TIMEOUT)."""
+    """The first message ``check`` accepts (each message read within TIMEOUT); those before
+    it go to ``passed``."""
     while True:
         message: dict[str, Any] = json.loads(await _recv(socket))
         if check(message):
             return message
+        if passed is not None:
+            passed.append(message)
 
 
 async def _recv(socket: ClientConnection) -> str:
@@ -127,7 +132,8 @@ async def test_an_arena_pairs_players_again_at_once_and_a_third_win_in_a_row_cou
     watcher = await feed(server, tid)
     ada_feed = await feed(server, tid, ada)
     try:
-        await next_message(watcher, lambda m: m["type"] == "tournament")
+        watched: list[dict[str, Any]] = []
+        await next_message(watcher, lambda m: m["type"] == "tournament", watched)
         await director(server).tend()
         assert live_pairs(await ada.lobby.tournament(tid)) == set(), "not before its hour"
 
@@ -138,6 +144,7 @@ async def test_an_arena_pairs_players_again_at_once_and_a_third_win_in_a_row_cou
         assert live_pairs(view) == {frozenset(("Ada", "Bea")), frozenset(("Cid", "Dan"))}
         paired = await next_message(ada_feed, lambda m: m["type"] == "paired")
         assert paired["opponent"] == "Bea" and paired["table"] == view["me"]["table"]
+        assert paired["token"] == view["me"]["token"] and paired["seat"] == 0
         # A watcher's view carries no seat token; the player's own part does.
         assert "token" not in json.dumps(view["games"])
 
@@ -159,7 +166,11 @@ async def test_an_arena_pairs_players_again_at_once_and_a_third_win_in_a_row_cou
         assert live_pairs(view) == {frozenset(("Ada", "Bea")), frozenset(("Cid", "Dan"))}
         await resign_game(bea, tid)  # the third win in a row: 4 points
         pushed = await next_message(watcher, lambda m: m["type"] == "tournament" and any(
-            s["name"] == "Ada" and s["points"] == 8 for s in m["tournament"]["standings"]))
+            s["name"] == "Ada" and s["points"] == 8 for s in m["tournament"]["standings"]),
+            watched)
+        # A guest's page heard every change, and never a seat token.
+        assert {m["type"] for m in watched} == {"tournament"}
+        assert "token" not in json.dumps(watched)
         assert pushed["tournament"]["standings"][0]["wins"] == 3
 
         # The end: games still in play do not count, the podium stays, and joining closes.
@@ -388,3 +399,19 @@ async def test_the_daily_arena_of_the_settings_is_made_once_a_day(tmp_path: Path
             room.clock = Clock(START + timedelta(minutes=45))
             await room.tend()
             assert [t["status"] for t in await guest.tournaments()] == ["open", "finished"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--daily-arena", "25:00"], "--daily-arena must be an hour such as 20:00 (UTC)"),
+        (["--daily-arena-minutes", "0"], "--daily-arena-minutes must be from 1 to 1440"),
+        (["--daily-arena-preset", "chess"], "--daily-arena-preset: unknown preset 'chess'"),
+    ],
+)
+def test_the_daily_arena_options_refuse_bad_values_in_one_line(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("scopa: error: ") and words in err and err.count("\n") == 1

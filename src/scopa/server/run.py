@@ -7,6 +7,7 @@ connect while the database is being migrated wait in the listen queue instead of
 from __future__ import annotations
 
 import gc
+import re
 import socket
 import sys
 
@@ -15,6 +16,7 @@ import uvicorn
 from fastapi import FastAPI
 from limits import parse_many
 
+from ..rules import Rules
 from .app import create_app
 from .settings import DEFAULT_DB, Settings
 
@@ -77,6 +79,16 @@ def settings_from(
                 ) from None
     if bot_queue and redis is None:
         raise ValueError("--bot-queue needs --redis: the queue is in Redis")
+    if daily_arena is not None and not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", daily_arena):
+        raise ValueError(f"--daily-arena must be an hour such as 20:00 (UTC); got {daily_arena!r}")
+    if daily_arena_minutes is not None and not 1 <= daily_arena_minutes <= 24 * 60:
+        raise ValueError(
+            f"--daily-arena-minutes must be from 1 to 1440 (a day); got {daily_arena_minutes}")
+    if daily_arena_preset is not None:
+        try:
+            Rules.preset(daily_arena_preset, players=2)
+        except (ValueError, TypeError) as error:
+            raise ValueError(f"--daily-arena-preset: {error}") from None
     if pool_bot_offer is not None and not pool_bot_offer >= 0:
         raise ValueError(f"--pool-bot-offer must be 0 or more seconds; got {pool_bot_offer}")
     return Settings(

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import time
 
+from ..rules import Rules
+
 DEFAULT_DB = "sqlite+aiosqlite:///scopa.db"
 """A SQLite file in the working directory: the card room runs with nothing else installed."""
 DEFAULT_TURN_TIMEOUT = 60.0
@@ -139,6 +141,9 @@ class Settings:
         if not 1 <= self.daily_arena_minutes <= 24 * 60:
             raise ValueError("daily_arena_minutes must be from 1 to 1440 (a day); got "
                              f"{self.daily_arena_minutes}")
+        if Rules.preset(self.daily_arena_preset).players != 2:
+            raise ValueError(f"the daily arena's game is played by two: {self.daily_arena_preset!r}"
+                             " is not")
         if not self.pool_wave > 0 or self.pool_bot_offer < 0:
             raise ValueError("pool_wave must be more than 0 seconds and pool_bot_offer 0 or "
                              f"more; got {self.pool_wave} and {self.pool_bot_offer}")
