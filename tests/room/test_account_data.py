@@ -21,6 +21,7 @@ import sqlalchemy as sa
 from scopa.server.accounts.accounts import COOKIE, hash_secret
 from scopa.server.accounts.seatkeys import KEY_COOKIE
 from scopa.server.client import Lobby, TableConnection
+from scopa.server.store import tournament_queries
 from scopa.server.store.schema import accounts, seat_accounts
 from scopa.server.store.storage import now
 
@@ -239,3 +240,30 @@ async def test_bad_requests_delete_and_download_nothing(server: Server) -> None:
         refused = await anna.http.get("/api/account/export")
         assert refused.status_code == 429
         assert refused.json()["detail"].startswith("too many downloads of your data")
+
+
+async def test_a_deleted_players_tournament_lines_lose_the_name(server: Server) -> None:
+    storage = server.room.storage
+    async with Lobby(server.url) as anna, Lobby(server.url) as bruno:
+        anna_id = await _register(anna, "Anna")
+        bruno_id = await _register(bruno, "Bruno")
+        moment = now()
+        tournament = await tournament_queries.create(storage, {
+            "name": "Friday Swiss", "kind": "swiss", "preset": "scopa", "rounds": 1,
+            "starts_at": moment, "status": "open", "created_at": moment})
+        assert tournament is not None
+        for account_id, name in ((anna_id, "Anna"), (bruno_id, "Bruno")):
+            assert await tournament_queries.join(storage, tournament, account_id, name, moment)
+        lines = [{"rank": 1, "player": anna_id, "name": "Anna", "points": 1},
+                 {"rank": 2, "player": bruno_id, "name": "Bruno", "points": 0}]
+        assert await tournament_queries.finish(storage, tournament, lines, moment)
+        entries = (await anna.http.get("/api/account/export")).json()["tournament_entries"]
+        assert [(e["tournament_id"], e["name"]) for e in entries] == [(tournament, "Anna")]
+
+        deleted = await anna.http.request("DELETE", "/api/account", json={"password": PASSWORD})
+        assert deleted.status_code == 204
+        shown = (await bruno.http.get(f"/api/tournaments/{tournament}")).json()
+        assert [(line["name"], line.get("deleted", False)) for line in shown["podium"]] == [
+            ("", True), ("Bruno", False)]
+        assert await tournament_queries.players(storage, tournament) == {
+            anna_id: "", bruno_id: "Bruno"}

@@ -10,9 +10,10 @@ it (:func:`.account_queries.create_account`, after the wing's waiting time).
 Its traces elsewhere: every session and every seat it holds go (the sealed tokens with them);
 in the players of every match it played (finished, or being played at a table where it holds
 a seat) its seat's name becomes null with ``"deleted": true``, which the web client shows as
-"deleted player"; the names on the chat messages it wrote and its tournament entries are
-blanked; its follows, blocks (both ways), challenge setting and puzzle tries go. The ratings its
-matches gave others stay as they are, and so do its own, shown as a deleted player's.
+"deleted player"; the names on the chat messages it wrote, its tournament entries and its
+lines on finished tournaments' podiums are blanked; its follows, blocks (both ways), challenge
+setting and puzzle tries go. The ratings its matches gave others stay as they are, and so do
+its own, shown as a deleted player's.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from .schema import (
     sessions,
     tables,
     tournament_players,
+    tournaments,
 )
 from .storage import Storage
 
@@ -74,6 +76,18 @@ def unnamed(players: list[dict[str, Any]], seats: set[int]) -> list[dict[str, An
     ]
 
 
+def off_podium(podium: list[dict[str, Any]], account_id: int) -> list[dict[str, Any]]:
+    """A finished tournament's podium with ``account_id``'s line nameless and marked deleted.
+
+    >>> off_podium([{"rank": 1, "player": 3, "name": "Anna"}, {"rank": 2, "player": 4}], 3)
+    [{'rank': 1, 'player': 3, 'name': '', 'deleted': True}, {'rank': 2, 'player': 4}]
+    """
+    return [
+        {**line, "name": "", "deleted": True} if line.get("player") == account_id else line
+        for line in podium
+    ]
+
+
 async def delete_account(storage: Storage, account_id: int, moment: datetime) -> None:
     """Make ``account_id`` a tombstone at ``moment`` (above), in one transaction."""
 
@@ -105,6 +119,19 @@ async def delete_account(storage: Storage, account_id: int, moment: datetime) ->
         await connection.execute(
             chat_messages.update().where(written_by(account_id)).values(name=None)
         )
+        # A finished tournament keeps its podium as it was shown: the account's line in it
+        # loses its name too.
+        entered = await connection.execute(
+            sa.select(tournaments.c.id, tournaments.c.podium)
+            .join(tournament_players, tournament_players.c.tournament_id == tournaments.c.id)
+            .where(tournament_players.c.account_id == account_id)
+        )
+        for row in entered.all():
+            if row.podium:
+                await connection.execute(
+                    tournaments.update().where(tournaments.c.id == row.id)
+                    .values(podium=off_podium(row.podium, account_id))
+                )
         for table, column, name in UNNAMED:
             await connection.execute(
                 table.update().where(table.c[column] == account_id).values({name: ""})
