@@ -38,10 +38,10 @@ from .pools.matchmaker import Matchmaker
 from .pools.sockets import PoolSockets
 from .puzzles import routes as puzzles
 from .settings import Settings
-from .store.storage import now
 from .social import routes as social
 from .social.challenges import Challenges
 from .social.feed import PeopleFeed
+from .store.storage import now
 from .table.room import CardRoom
 from .table.sockets import table_socket
 from .table.tables import LobbyError
