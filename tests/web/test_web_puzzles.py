@@ -9,6 +9,7 @@ stays in view at 1280x720 and 390x844."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -201,6 +202,7 @@ def test_a_logged_in_player_s_rating_moves_and_their_tries_are_listed(
     expect(page.locator("#puzzle-history li")).to_have_count(1)
     fits(page)
     screenshot(page, "puzzle-rated-desktop-history")
+    tried = datetime.now(UTC)
     play(page, next(code for code in failed.values if code != str(failed.best)))
     expect(page.locator("#puzzle-verdict")).to_have_attribute("data-right", "false")
     expect(page.locator("#puzzle-rating-change")).to_have_text(
@@ -211,6 +213,14 @@ def test_a_logged_in_player_s_rating_moves_and_their_tries_are_listed(
     expect(rows.first).to_have_attribute("data-puzzle", failed.id)
     expect(rows.first).to_have_class("wrong")
     expect(rows.first.locator(".after")).to_have_text(str(down.shown))
+    # When: the try's own moment, written as the page's language writes a day.
+    at = rows.first.locator("time").get_attribute("datetime")
+    assert at is not None and tried <= datetime.fromisoformat(at) <= datetime.now(UTC)
+    day = page.evaluate("(at) => new Date(at).toLocaleDateString('en', "
+                        "{day: 'numeric', month: 'short'})", at)
+    assert day.split() == [datetime.fromisoformat(at).astimezone().strftime("%b"),
+                           str(datetime.fromisoformat(at).astimezone().day)]
+    expect(rows.first.locator("time")).to_have_text(day)
     expect(rows.nth(1)).to_have_attribute("data-puzzle", solved.id)
     fits(page)
     screenshot(page, "puzzle-rated-desktop-failed")

@@ -372,7 +372,7 @@ export function showPuzzles(main, hash) {
     t("puzzle.rating_change", { before, after, change: signed(after - before) }));
   }
 
-  // The player's latest counted tries: each puzzle, solved or missed, the rating it left.
+  // The player's latest counted tries: each puzzle, solved or missed, when, the rating it left.
   function historyList() {
     if (!s.me || !s.mine) return null;
     const tries = s.mine.tries.slice(0, HISTORY_SHOWN);
@@ -383,6 +383,9 @@ export function showPuzzles(main, hash) {
     h("span", { class: "mark", "aria-label": t(row.right ? "puzzle.solved" : "puzzle.missed") },
       row.right ? "✓" : "✗"),
     h("a", { href: `#/puzzles/${s.preset}/${encodeURIComponent(row.puzzle)}` }, row.puzzle),
+    h("time", { datetime: row.at, title: new Date(row.at).toLocaleString(document.documentElement.lang) },
+      new Date(row.at).toLocaleDateString(document.documentElement.lang,
+        { day: "numeric", month: "short" })),
     h("span", { class: "after" }, String(row.after)),
     h("span", { class: "change" }, signed(row.after - row.before)))))
       : h("p", {}, t("puzzle.history_none")));
