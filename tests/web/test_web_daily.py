@@ -8,7 +8,9 @@ offered. At 1280x800 and 390x844."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
+import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from .web_support import DESKTOP, PHONE, WAIT_MS, open_page, play_to_the_end, screenshot
@@ -48,6 +50,14 @@ def test_the_daily_deal_played_and_compared(browser: Browser, web_server: str) -
     page.click("#daily-deal-link")
     expect(page.locator(".daily-head h1")).to_have_text("Daily deal")
     expect(page.locator("#daily-standings")).to_contain_text("Nobody has finished")
+    # Yesterday is over: its seed is published on the page; today's is nowhere on it.
+    yesterday = (datetime.now(UTC).date() - timedelta(days=1)).isoformat()
+    answer = httpx.get(f"{web_server.rstrip('/')}/api/daily/{yesterday}")
+    assert answer.status_code == 200, answer.text
+    published = answer.json()["seed"]
+    expect(page.locator("#daily-yesterday .daily-seed code")).to_have_text(str(published))
+    expect(page.locator("#daily-yesterday")).to_contain_text("Nobody finished that day's deal.")
+    assert page.locator(".daily-seed").count() == 1
     screenshot(page, "daily-before-desktop")
     page.click("#daily-play")
     page.wait_for_selector("#board")

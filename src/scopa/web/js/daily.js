@@ -2,7 +2,8 @@
 // Play it (once a day when logged in; a guest plays unranked), resume it, and once it is over
 // see your match beside the master's own play of the same deal, seat for seat: the deal you
 // were dealt, drawn with the table's cards, each round's points side by side (and, opened,
-// each round's breakdown), the match's end, and a link to each replay. Below: your streak of days, and the day's table.
+// each round's breakdown), the match's end, and a link to each replay. Below: your streak of
+// days, the day's table, and yesterday's with its seed, published now that the day is over.
 // It loads when first opened (dailylink.js), with its styles, daily.css.
 
 import { api, keepMatchToken, keepSeatToken } from "./api.js";
@@ -43,10 +44,23 @@ export function showDaily(main) {
   let closed = false;
   let poll = null;
   let loggedIn = false;
+  let yesterday = null;
+
+  // Yesterday's records: its table, its seed and the master's play, public once it is over.
+  async function loadYesterday() {
+    const day = new Date(`${today.day}T00:00:00Z`);
+    day.setUTCDate(day.getUTCDate() - 1);
+    try {
+      yesterday = await api(`/daily/${day.toISOString().slice(0, 10)}`);
+    } catch {
+      yesterday = null;
+    }
+  }
 
   async function load() {
     try {
       today = await api("/daily");
+      await loadYesterday();
       loggedIn = today.streak !== null;
       const guest = loggedIn ? null : guestAttempt(today.day);
       const finished = loggedIn ? today.mine?.finished : Boolean(guest);
@@ -161,16 +175,28 @@ export function showDaily(main) {
         side("master", shown.master)));
   }
 
-  function standings() {
-    const lines = today.standings;
-    return h("section", { class: "panel daily-standings", id: "daily-standings" },
-      h("h2", {}, t("daily.standings")),
-      lines.length ? h("ol", {}, lines.map((line) => h("li", {},
+  function standingsList(lines, empty) {
+    return lines.length ? h("ol", {}, lines.map((line) => h("li", {},
         h("span", { class: "name" }, line.name),
         h("span", { class: `result ${line.won ? "won" : "lost"}` },
           t(line.won ? "daily.won" : "daily.lost")),
         h("span", { class: "margin" }, line.margin > 0 ? `+${line.margin}` : String(line.margin)))))
-        : h("p", {}, t("daily.nobody_yet")));
+      : h("p", {}, empty);
+  }
+
+  function standings() {
+    return h("section", { class: "panel daily-standings", id: "daily-standings" },
+      h("h2", {}, t("daily.standings")), standingsList(today.standings, t("daily.nobody_yet")));
+  }
+
+  function pastDay() {
+    if (!yesterday?.over) return null;
+    return h("section", { class: "panel daily-standings daily-past", id: "daily-yesterday" },
+      h("h2", {}, t("daily.yesterday", { day: yesterday.day })),
+      h("p", { class: "daily-seed" }, t("daily.seed"), " ", h("code", {}, String(yesterday.seed))),
+      yesterday.master ? h("p", {}, h("a", { href: `#/m/${yesterday.master}`,
+        id: "daily-yesterday-master" }, t("daily.master_replay"))) : null,
+      standingsList(yesterday.standings, t("daily.nobody_then")));
   }
 
   function render() {
@@ -191,7 +217,8 @@ export function showDaily(main) {
         problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
         actions()),
       comparison(),
-      standings()));
+      standings(),
+      pastDay()));
   }
 
   render();
