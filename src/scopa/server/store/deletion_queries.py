@@ -10,10 +10,10 @@ it (:func:`.account_queries.create_account`, after the wing's waiting time).
 Its traces elsewhere: every session and every seat it holds go (the sealed tokens with them);
 in the players of every match it played (finished, or being played at a table where it holds
 a seat) its seat's name becomes null with ``"deleted": true``, which the web client shows as
-"deleted player"; the names on the chat messages it wrote, its tournament entries and its
-lines on finished tournaments' podiums are blanked; its follows, blocks (both ways), challenge
-setting and puzzle tries go. The ratings its matches gave others stay as they are, and so do
-its own, shown as a deleted player's.
+"deleted player"; the names on the chat messages it wrote, its tournament entries, its daily
+deal attempts and its lines on finished tournaments' podiums are blanked; its follows, blocks
+(both ways), challenge setting and puzzle tries go. The ratings its matches gave others stay
+as they are, and so do its own, shown as a deleted player's.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from .schema import (
     blocks,
     challenge_settings,
     chat_messages,
+    daily_attempts,
     follows,
     matches,
     puzzle_ratings,
@@ -59,6 +60,7 @@ Its puzzle rating goes with its tries: puzzles are rated apart, so no one else's
 
 UNNAMED: tuple[tuple[sa.Table, str, str], ...] = (
     (tournament_players, "account_id", "name"),
+    (daily_attempts, "account_id", "name"),
 )
 """Copies of the account's name kept beside its id (a table, the id's column, the name's),
 blanked with the account."""

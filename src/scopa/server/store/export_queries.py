@@ -28,6 +28,7 @@ from .schema import (
     challenge_settings,
     chat_messages,
     chat_reports,
+    daily_attempts,
     follows,
     matches,
     puzzle_ratings,
@@ -161,6 +162,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("puzzle_ratings", rows_of(puzzle_ratings, "account_id")),
     Section("puzzle_tries", rows_of(puzzle_tries, "account_id", order="at")),
     Section("tournament_entries", rows_of(tournament_players, "account_id")),
+    Section("daily_attempts", rows_of(daily_attempts, "account_id", order="day")),
 )
 """The download's sections, in its order."""
 
