@@ -55,7 +55,6 @@ from server_load import (  # a sibling script, not a package
     machine,
     percentile,
     pids_named,
-    total_cpu,
 )
 
 DRAIN_SECONDS = 30.0
@@ -103,9 +102,9 @@ async def main_async(args: argparse.Namespace, urls: list[str], pids: list[int])
     rng = random.Random(args.seed)
     run = Run()
     stop = asyncio.Event()
-    services = {"Redis": pids_named("redis-server"), "PostgreSQL": pids_named("postgres")}
+    services = {"Redis": "redis-server", "PostgreSQL": "postgres"}
     web_before = cpu_by_pid(pids)
-    services_before = {name: total_cpu(found) for name, found in services.items()}
+    services_before = {name: cpu_by_pid(pids_named(word)) for name, word in services.items()}
     started = time.perf_counter()
     tasks = []
     moment = 0.0
@@ -125,8 +124,13 @@ async def main_async(args: argparse.Namespace, urls: list[str], pids: list[int])
                 await asyncio.sleep(0.1)
     elapsed = time.perf_counter() - started
     web = sum(cpu_by_pid(pids).values()) - sum(web_before.values())
-    service_cpu = {name: total_cpu(found) - services_before[name]
-                   for name, found in services.items()}
+    # Each process's CPU since the start (a PostgreSQL backend that began during the run counts
+    # whole; one that ended during it is lost, so these are at least what was used).
+    service_cpu = {}
+    for name, word in services.items():
+        after = cpu_by_pid(pids_named(word))
+        service_cpu[name] = sum(cpu - services_before[name].get(pid, 0.0)
+                                for pid, cpu in after.items())
     stop.set()
     for task in tasks:
         task.cancel()

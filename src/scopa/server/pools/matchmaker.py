@@ -38,6 +38,8 @@ from .store import MemoryPools, PoolStore, RedisPools
 log = logging.getLogger(__name__)
 
 NORMAL_CLOSURE: Final = 1000
+SEATING: Final = 8
+"""Tables a process makes for the pools at once."""
 TOLD: Final = "pools:"
 """What the pools' :meth:`Hub.tell` keys start with (``pools:account:12``): their messages carry
 seat tokens and pool tickets for this module's listeners alone, not for every socket of the
@@ -114,6 +116,7 @@ class Matchmaker:
         """Waves of a two-player pool this process ran (where their runs start, see
         :func:`.matching.couples`)."""
         self._loop: asyncio.Task[None] | None = None
+        self._seating = asyncio.Semaphore(SEATING)
         room.hub.on_told(self.told)
 
     async def open(self) -> None:
@@ -355,16 +358,23 @@ class Matchmaker:
             return
         await self.store.waited(pool, [now - party.since for group, _ in taken_groups
                                        for party in group])
-        # The tables are made side by side: a wave's last group waits for the database's
-        # round trips of one table, not of every table before it.
+        # The tables are made side by side (a wave's last group does not wait for the database's
+        # round trips of every table before it), a few at a time: each takes connections to
+        # the database and Redis, whose pools a crowd of tables at once would exhaust.
         made = await asyncio.gather(
-            *(self._seat(pool, format_, group, seats) for group, seats in taken_groups),
+            *(self._seat_soon(pool, format_, group, seats) for group, seats in taken_groups),
             return_exceptions=True)
         for failure in made:
             if isinstance(failure, BaseException):
                 # Their keys say they were taken: their processes put them back once the keys
                 # expire (store.TAKEN_SECONDS).
                 log.error("pools: a table for %s could not be made", pool, exc_info=failure)
+
+    async def _seat_soon(
+        self, pool: str, format_: Format, group: list[Waiting], seats: list[Person]
+    ) -> None:
+        async with self._seating:
+            await self._seat(pool, format_, group, seats)
 
     async def _seat(
         self, pool: str, format_: Format, group: list[Waiting], seats: list[Person]

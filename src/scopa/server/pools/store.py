@@ -45,6 +45,8 @@ PAIR_SECONDS: Final = 600.0
 WAITS_KEPT: Final = 50
 """The last waits of a pool that its typical wait is the median of."""
 PREFIX: Final = "scopa:pools:"
+CONNECTIONS: Final = 50
+"""Connections to Redis the pools of one process use at most."""
 
 
 @dataclass(frozen=True)
@@ -262,7 +264,10 @@ class RedisPools:
     """The pools of a room of many processes, in the room's Redis."""
 
     def __init__(self, url: str) -> None:
-        self.redis: redis.Redis = redis.Redis.from_url(url, decode_responses=True)
+        # A crowd joining at once waits for a free connection, as a queue would, instead of
+        # being refused: redis-py's own pool fails ("Too many connections") past its size.
+        self.redis: redis.Redis = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+            url, decode_responses=True, max_connections=CONNECTIONS, timeout=10))
         self._enter = self.redis.register_script(_ENTER)
         self._leave = self.redis.register_script(_LEAVE)
         self._take = self.redis.register_script(_TAKE)
