@@ -7,8 +7,9 @@ person's ``/ws/me`` sockets on this process, as it was told. One message is this
 and never sent as it is: ``friends_changed``, told to the followers of one who came or went,
 or whose match ended, makes this process read each such follower's list again and send it.
 A table that starts is heard as a change of the lobby (:meth:`.Hub.on_lobby_change`); the
-lists of this process's people who follow anyone are then read again, once for a burst, and
-sent if they changed. A killed process's people go offline by lapsing (:mod:`.presence`),
+lists of this process's people who follow anyone are then read again, once for a burst (and
+at most every :data:`REFRESH_GAP` seconds while changes keep coming), and sent if they
+changed. A killed process's people go offline by lapsing (:mod:`.presence`),
 which nobody is told of: with several processes those lists are also read again every
 :data:`.LAPSE_SECONDS`.
 
@@ -45,6 +46,9 @@ MAX_SOCKETS: Final = 5000
 PER_ADDRESS: Final = 20
 """``/ws/me`` sockets one client address may keep open at once; past it, 1013 too."""
 FRIENDS_CHANGED: Final = "friends_changed"
+REFRESH_GAP: Final = 2.0
+"""Seconds between two readings of every list here for changes of the lobby that keep coming:
+a busy lobby costs a reading of the lists every 2 s at most, not one per change."""
 
 
 def person_of(account_id: int) -> str:
@@ -162,6 +166,7 @@ class PeopleFeed:
                 await self.send_friends(person, changed_only=True)
             if not self._again:
                 return
+            await asyncio.sleep(REFRESH_GAP)
 
     async def _watch_lapses(self) -> None:
         """Processes sharing a room: a killed process's people go offline by lapsing, and
