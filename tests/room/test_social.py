@@ -248,6 +248,17 @@ async def test_bad_challenges_and_follows_are_refused_with_a_sentence_and_change
         await refused(bea, "/api/challenges/no-such-id/accept", None, 404,
                       "there is no such challenge (or it ended long ago)")
 
+        # A guest, and a page of another site with Ada's cookie.
+        async with Lobby(room.url) as guest:
+            answer = await guest.http.post("/api/challenges", json={"name": "Bea"})
+            assert (answer.status_code, answer.json()["detail"]) == (
+                401, "log in first: this needs an account")
+        answer = await ada.lobby.http.post(
+            "/api/friends/follow", json={"name": "Bea"},
+            headers={"Origin": "https://elsewhere.example"})
+        assert (answer.status_code, answer.json()["detail"]) == (
+            403, "this request came from another site: it was refused")
+
         # Nothing was said to Bea but the one challenge that went through, nor changed.
         first = await bea.wait_for(lambda m: m["type"] not in ("friends",))
         assert (first["type"], first["id"]) == ("challenge", sent["id"])
