@@ -104,6 +104,7 @@ class Tournaments:
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
+        self._closing = False
         self.listeners: dict[str, set[Callable[[dict[str, Any]], None]]] = {}
         """Who on this process hears what is told to a key (the tournament pages' sockets)."""
         room.match_ends.subscribe(self.match_ended)
@@ -115,10 +116,13 @@ class Tournaments:
         self._task = asyncio.create_task(self._tend_now_and_then(), name="scopa-tournaments")
 
     async def close(self) -> None:
+        """Stop looking after the tournaments once the look in progress is over (cancelled in
+        the middle of a query, a database connection would be left open), then give their
+        leases back, so another process takes them at once."""
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            self._closing = True
+            self._wake.set()
+            await self._task
         for tournament_id in list(self.directed):
             with contextlib.suppress(Exception):
                 await self.hub.release(lease_key(tournament_id))
@@ -161,6 +165,8 @@ class Tournaments:
                 async with asyncio.timeout(TEND_SECONDS):
                     await self._wake.wait()
             self._wake.clear()
+            if self._closing:
+                return
             try:
                 await self.tend()
             except Exception:
