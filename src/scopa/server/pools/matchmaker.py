@@ -38,6 +38,8 @@ from .store import MemoryPools, PoolStore, RedisPools
 log = logging.getLogger(__name__)
 
 NORMAL_CLOSURE: Final = 1000
+WAVE_MOST: Final = 256
+"""Parties one wave of one pool looks at, at most (the longest waiting)."""
 SEATING: Final = 8
 """Tables a process makes for the pools at once."""
 TOLD: Final = "pools:"
@@ -334,6 +336,9 @@ class Matchmaker:
         if self.counts[pool] < format_.players:
             return
         now = self.clock()
+        # A crowd is paired the longest waiters first, WAVE_MOST a wave: a wave's cost stays
+        # bounded, and a backlog shrinks wave by wave instead of slowing every wave down.
+        parties = sorted(parties, key=lambda party: (party.since, party.ticket))[:WAVE_MOST]
         # Never two people where one blocked the other.
         blocked: Blocked = await social_queries.blocked_among(
             self.room.storage,
