@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -53,8 +53,11 @@ class Section:
 
 
 def plain(value: Any) -> Any:
-    """A stored value as JSON has it: a moment as ISO 8601 text in UTC, the rest as stored."""
-    return aware(value).isoformat() if isinstance(value, datetime) else value
+    """A stored value as JSON has it: a moment as ISO 8601 text in UTC, a day (a daily deal's)
+    as YYYY-MM-DD, the rest as stored."""
+    if isinstance(value, datetime):
+        return aware(value).isoformat()
+    return value.isoformat() if isinstance(value, date) else value
 
 
 Whose = Callable[[int], sa.ColumnElement[bool]]
