@@ -208,6 +208,7 @@ async def test_the_days_table_ranks_wins_first_then_the_margin(server: Server) -
     assert [(line["rank"], line["name"], line["won"], line["margin"])
             for line in today["standings"]] == [
         (1, "Bea", True, 5), (2, "Ada", True, 2), (3, "Cleo", False, -1), (4, "Dan", False, -8)]
+    assert {line["match"] for line in today["standings"]} == {None}  # sealed until tomorrow
 
 
 async def test_the_streak_counts_the_days_in_a_row(server: Server) -> None:
@@ -262,6 +263,7 @@ async def test_the_masters_play_is_shown_after_ones_own_and_not_before(server: S
     assert shown["master"]["scores"] == Game.replay(master_record).scores
     assert master_record["seed"] == my_record["seed"] == published["seed"]
     assert published["master"] == master
+    assert [(line["name"], line["match"]) for line in published["standings"]] == [("Ada", mine)]
 
 
 async def test_the_seed_is_in_no_message_nor_answer_until_the_day_is_over(

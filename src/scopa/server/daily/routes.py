@@ -38,6 +38,7 @@ class Standing(BaseModel):
     won: bool
     margin: int = Field(description="the player's match points less the master's")
     scores: list[int] = Field(description="each side's match points: the player's first")
+    match: int | None = Field(description="the match, once the day is over (its replay)")
 
 
 class MyAttempt(BaseModel):
@@ -99,9 +100,12 @@ class Comparison(BaseModel):
     streak: int | None
 
 
-def _standings(found: list[daily_queries.Standing]) -> list[Standing]:
+def _standings(found: list[daily_queries.Standing], over: bool) -> list[Standing]:
+    """The day's table as shown; the matches only once the day is over (their replays are
+    sealed before)."""
     return [
-        Standing(rank=rank, name=line.name, won=line.won, margin=line.margin, scores=line.scores)
+        Standing(rank=rank, name=line.name, won=line.won, margin=line.margin, scores=line.scores,
+                 match=line.match_id if over else None)
         for rank, line in enumerate(found, start=1)
     ]
 
@@ -136,7 +140,7 @@ async def today(daily: Daily, request: Request) -> Today:
     return Today(
         day=day.isoformat(), ends_at=daily.ends_at(day).isoformat(), rules=RULES.to_dict(),
         mine=mine, streak=streak, players=await daily_queries.finished_count(storage, day),
-        standings=_standings(found),
+        standings=_standings(found, False),
     )
 
 
@@ -237,5 +241,5 @@ async def day_records(
         day=when.isoformat(), over=over,
         seed=await daily.seed(when) if over else None,
         master=await daily_queries.master_match(storage, when) if over else None,
-        standings=_standings(await daily_queries.standings(storage, when, STANDINGS)),
+        standings=_standings(await daily_queries.standings(storage, when, STANDINGS), over),
     )

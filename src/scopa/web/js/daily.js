@@ -177,7 +177,8 @@ export function showDaily(main) {
 
   function standingsList(lines, empty) {
     return lines.length ? h("ol", {}, lines.map((line) => h("li", {},
-        h("span", { class: "name" }, line.name),
+        h("span", { class: "name" }, line.match
+          ? h("a", { href: `#/m/${line.match}` }, line.name) : line.name),
         h("span", { class: `result ${line.won ? "won" : "lost"}` },
           t(line.won ? "daily.won" : "daily.lost")),
         h("span", { class: "margin" }, line.margin > 0 ? `+${line.margin}` : String(line.margin)))))
