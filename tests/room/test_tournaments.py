@@ -415,3 +415,35 @@ def test_the_daily_arena_options_refuse_bad_values_in_one_line(
     assert main(["serve", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("scopa: error: ") and words in err and err.count("\n") == 1
+
+
+@pytest.mark.anyio
+async def test_a_player_who_withdraws_is_paired_no_more_until_they_join_again(
+    server: Server,
+) -> None:
+    players = {name: await register(server, name) for name in ("Ada", "Bea", "Cid", "Dan")}
+    ada, cid = players["Ada"], players["Cid"]
+    made = await ada.lobby.create_tournament(
+        name="Night", kind="swiss", rounds=3, starts_at=(START + timedelta(hours=1)).isoformat())
+    tid = made["id"]
+    with pytest.raises(LobbyRefused) as refused:
+        await cid.lobby.withdraw_from_tournament(tid)
+    assert (refused.value.status, refused.value.detail) == (
+        409, "you are not playing in this tournament")
+    for player in players.values():
+        await player.lobby.join_tournament(tid)
+    await ada.lobby.start_tournament(tid)
+    await director(server).tend()
+    gone = await cid.lobby.withdraw_from_tournament(tid)  # Cid goes home after round 1
+    assert (gone["me"]["joined"], gone["me"]["withdrawn"], gone["withdrawn"]) == (
+        False, True, [cid.id])
+    with pytest.raises(LobbyRefused):
+        await cid.lobby.withdraw_from_tournament(tid)
+    view = await swiss_round(server, players, tid, ["Ada", "Bea", "Cid", "Dan"])
+    assert view["round"] == 2
+    round_two = [g for g in view["games"] if g["round"] == 2]
+    assert len(round_two) == 2, "one game and a bye among the three left"
+    assert cid.id not in {p["id"] for g in round_two for p in (g["first"], g["second"]) if p}
+    assert len(view["standings"]) == 4, "Cid's game still counts"
+    back = await cid.lobby.join_tournament(tid)  # back in time for round 3, Swiss or not
+    assert back["me"]["joined"] is True and back["withdrawn"] == []

@@ -120,6 +120,12 @@ def test_an_arena_of_four_people_in_four_browsers_over_two_games(
         expect(page.locator("#live-games a.watch")).to_have_count(1)
         expect(page.locator("#tournament-table")).to_have_count(1 if name == "Bea" else 0)
         screenshot(page, f"tournament-{'desktop' if viewport is DESKTOP else 'phone'}")
+    # Bea withdraws (her game in play goes on), then thinks better of it.
+    bea = people["Bea"].page
+    bea.click("#tournament-withdraw")
+    expect(bea.locator("#tournament-withdrawn")).to_be_visible()
+    bea.click("#tournament-join")
+    expect(bea.locator("#tournament-withdraw")).to_be_visible()
     # A replay opens from the page.
     ada.click("#finished-games a.replay >> nth=0")
     expect(ada).to_have_url(re.compile(r"#/m/\d+$"))

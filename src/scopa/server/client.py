@@ -157,6 +157,11 @@ class Lobby:
             "POST", f"/api/tournaments/{tournament_id}/join")
         return result
 
+    async def withdraw_from_tournament(self, tournament_id: int) -> dict[str, Any]:
+        result: dict[str, Any] = await self._call(
+            "POST", f"/api/tournaments/{tournament_id}/withdraw")
+        return result
+
     async def start_tournament(self, tournament_id: int) -> dict[str, Any]:
         result: dict[str, Any] = await self._call(
             "POST", f"/api/tournaments/{tournament_id}/start")

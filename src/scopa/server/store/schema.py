@@ -350,8 +350,10 @@ tournament_players = sa.Table(
     sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
     sa.Column("name", sa.String(64), nullable=False),
     sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("withdrawn", sa.Boolean, nullable=False, server_default=sa.false()),
 )
-"""Who joined a tournament: once each, by the key."""
+"""Who joined a tournament: once each, by the key. A player ``withdrawn`` is paired no
+more (their games so far still count) until they join again."""
 
 tournament_games = sa.Table(
     "tournament_games",

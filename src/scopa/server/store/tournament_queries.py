@@ -154,18 +154,24 @@ async def open_count(storage: Storage, account_id: int) -> int:
 
 async def join(storage: Storage, tournament_id: int, account_id: int, name: str,
                moment: datetime) -> bool:
-    """``account_id`` joins; False when it had already (the key refuses a second row, even
-    from two requests at once on two processes)."""
+    """``account_id`` joins, or comes back after withdrawing; False when it is in already
+    (the key refuses a second row, even from two requests at once on two processes)."""
 
     async def run(connection: AsyncConnection) -> bool:
-        there = await connection.scalar(
-            sa.select(tournament_players.c.account_id).where(
+        withdrawn = await connection.scalar(
+            sa.select(tournament_players.c.withdrawn).where(
                 tournament_players.c.tournament_id == tournament_id,
                 tournament_players.c.account_id == account_id,
             )
         )
-        if there is not None:
-            return False
+        if withdrawn is not None:
+            if not withdrawn:
+                return False
+            await connection.execute(tournament_players.update().where(
+                tournament_players.c.tournament_id == tournament_id,
+                tournament_players.c.account_id == account_id,
+            ).values(withdrawn=False))
+            return True
         await connection.execute(tournament_players.insert().values(
             tournament_id=tournament_id, account_id=account_id, name=name, joined_at=moment,
         ))
@@ -175,6 +181,32 @@ async def join(storage: Storage, tournament_id: int, account_id: int, name: str,
         return await storage.write(run)
     except sa.exc.IntegrityError:
         return False
+
+
+async def withdraw(storage: Storage, tournament_id: int, account_id: int) -> bool:
+    """``account_id`` is paired no more in the tournament; False if it was not in it."""
+
+    async def run(connection: AsyncConnection) -> bool:
+        done = await connection.execute(tournament_players.update().where(
+            tournament_players.c.tournament_id == tournament_id,
+            tournament_players.c.account_id == account_id,
+            tournament_players.c.withdrawn.is_(False),
+        ).values(withdrawn=True))
+        return done.rowcount == 1
+
+    return await storage.write(run)
+
+
+async def withdrawn(storage: Storage, tournament_id: int) -> set[int]:
+    """Those who joined the tournament and withdrew since."""
+    async with storage.engine.connect() as connection:
+        rows = await connection.execute(
+            sa.select(tournament_players.c.account_id).where(
+                tournament_players.c.tournament_id == tournament_id,
+                tournament_players.c.withdrawn.is_(True),
+            )
+        )
+        return {int(row[0]) for row in rows}
 
 
 async def players(storage: Storage, tournament_id: int) -> dict[int, str]:

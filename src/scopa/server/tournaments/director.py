@@ -264,8 +264,10 @@ class Tournaments:
         if tournament.status == "open":
             await tournament_queries.set_running(self.storage, tournament.id)
         here = {p for g in games if not g.over for p in (g.first, g.second) if p is not None}
-        # A player at a table of another tournament (a Swiss night beside the arena) waits.
+        # A player at a table of another tournament (a Swiss night beside the arena) waits,
+        # and one who withdrew is paired no more.
         busy = here | await tournament_queries.playing(self.storage, list(names))
+        busy |= await tournament_queries.withdrawn(self.storage, tournament.id)
         standings = standings_of(tournament, names, games)
         free = [Entrant(s.player, s.points, index) for index, s in enumerate(standings)
                 if s.player not in busy]
@@ -288,8 +290,9 @@ class Tournaments:
             return await self._finish(tournament, names, games)
         standings = standings_of(tournament, names, games)
         byes = {g.first for g in games if g.second is None}
+        gone = await tournament_queries.withdrawn(self.storage, tournament.id)
         entrants = [Entrant(s.player, s.points, index, s.player in byes)
-                    for index, s in enumerate(standings)]
+                    for index, s in enumerate(standings) if s.player not in gone]
         played = {frozenset((g.first, g.second)) for g in games if g.second is not None}
         found = swiss_round(entrants, played)
         if found is None:

@@ -1,4 +1,4 @@
-"""The tournaments over HTTP: list, make, show, join and start early.
+"""The tournaments over HTTP: list, make, show, join, withdraw and start early.
 
 Every value is bounded and every refusal is one sentence that changes nothing: a length over
 a day or zero rounds, a start in the past, an unknown tournament, joining twice or after it
@@ -158,7 +158,9 @@ async def join_tournament(tournament_id: TournamentId, director: Director,
         tournament.ends_at is not None and tournament.ends_at <= moment
     ):
         raise LobbyError(409, "the tournament is over: joining closed at its end")
-    if tournament.kind == "swiss" and tournament.status != "open":
+    coming_back = account.id in await tournament_queries.withdrawn(
+        director.storage, tournament_id)
+    if tournament.kind == "swiss" and tournament.status != "open" and not coming_back:
         raise LobbyError(
             409, "the Swiss has begun: joining closed when its first round was paired")
     if len(await tournament_queries.players(director.storage, tournament_id)) >= MAX_PLAYERS:
@@ -167,6 +169,21 @@ async def join_tournament(tournament_id: TournamentId, director: Director,
         director.storage, tournament_id, account.id, account.name, moment
     ):
         raise LobbyError(409, "you have joined this tournament already")
+    await director.changed(tournament_id)
+    return await _shown(director, tournament, request)
+
+
+@router.post("/{tournament_id}/withdraw")
+async def withdraw_from_tournament(tournament_id: TournamentId, director: Director,
+                                   request: Request) -> dict[str, Any]:
+    """Be paired no more (a game in play goes on; what you played still counts); joining
+    again brings you back, in a Swiss too."""
+    account = await accounts.require_account(request, write=True)
+    tournament = await _found(director, tournament_id)
+    if tournament.status == "finished":
+        raise LobbyError(409, "the tournament is over: there is nothing to withdraw from")
+    if not await tournament_queries.withdraw(director.storage, tournament_id, account.id):
+        raise LobbyError(409, "you are not playing in this tournament")
     await director.changed(tournament_id)
     return await _shown(director, tournament, request)
 

@@ -62,18 +62,20 @@ async def public_view(storage: Storage, tournament: StoredTournament) -> dict[st
         "players": len(names),
         "standings": standings,
         "podium": standings[:PODIUM] if tournament.status == "finished" else [],
+        "withdrawn": sorted(await tournament_queries.withdrawn(storage, tournament.id)),
         "games": [game_view(g, names) for g in games[-MAX_GAMES_SHOWN:]],
     }
 
 
 async def own_part(storage: Storage, tournament: StoredTournament,
                    account_id: int | None) -> dict[str, Any]:
-    """The asking account's part: joined or not, whether it made the tournament, and its
-    table and seat token while it has a game in play."""
+    """The asking account's part: joined or not (or withdrawn), whether it made the
+    tournament, and its table and seat token while it has a game in play."""
     if account_id is None:
-        return {"account": None, "joined": False, "creator": False, "table": None,
-                "token": None}
+        return {"account": None, "joined": False, "withdrawn": False, "creator": False,
+                "table": None, "token": None}
     names = await tournament_queries.players(storage, tournament.id)
+    gone = account_id in await tournament_queries.withdrawn(storage, tournament.id)
     table = token = None
     for game in await tournament_queries.games(storage, tournament.id):
         if game.over or game.table_code is None:
@@ -82,5 +84,6 @@ async def own_part(storage: Storage, tournament: StoredTournament,
             table, token = game.table_code, game.first_token
         elif game.second == account_id:
             table, token = game.table_code, game.second_token
-    return {"account": account_id, "joined": account_id in names,
-            "creator": tournament.created_by == account_id, "table": table, "token": token}
+    return {"account": account_id, "joined": account_id in names and not gone,
+            "withdrawn": gone, "creator": tournament.created_by == account_id,
+            "table": table, "token": token}

@@ -146,17 +146,25 @@ function tournamentPage(main, id) {
         href: `#/t/${me.table}`, onclick: () => keepSeatToken(me.table, me.token) },
       t("tournament.your_table")));
     }
+    // A player who withdrew may come back, in a Swiss under way too.
     const closedToJoin = tournament.status === "finished"
-      || (tournament.kind === "swiss" && tournament.status !== "open");
+      || (tournament.kind === "swiss" && tournament.status !== "open" && !me?.withdrawn);
     if (me && !me.account && !closedToJoin) {
       buttons.push(h("a", { href: "#/account", class: "button", id: "tournament-login" },
         t("tournament.login")));
     } else if (me && !me.joined && !closedToJoin) {
+      if (me.withdrawn) {
+        buttons.push(h("span", { class: "withdrawn", id: "tournament-withdrawn" },
+          t("tournament.withdrawn")));
+      }
       buttons.push(h("button", { type: "button", class: "primary", id: "tournament-join",
-        onclick: () => act("join") }, t("tournament.join")));
+        onclick: () => act("join") }, t(me.withdrawn ? "tournament.join_again"
+        : "tournament.join")));
     } else if (me?.joined && tournament.status !== "finished") {
       buttons.push(h("span", { class: "joined", id: "tournament-joined" },
         me.table ? t("tournament.playing") : t("tournament.joined")));
+      buttons.push(h("button", { type: "button", id: "tournament-withdraw",
+        onclick: () => act("withdraw") }, t("tournament.withdraw")));
     }
     if (me?.creator && tournament.status === "open") {
       buttons.push(h("button", { type: "button", id: "tournament-start",

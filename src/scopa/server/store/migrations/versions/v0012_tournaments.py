@@ -45,6 +45,7 @@ def upgrade() -> None:
         sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
         sa.Column("name", sa.String(64), nullable=False),
         sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("withdrawn", sa.Boolean, nullable=False, server_default=sa.false()),
     )
     op.create_table(
         "tournament_games",
