@@ -1,14 +1,28 @@
 """Play a person now, in two browsers (issue 23, item 1): Ada on a laptop and Bruno on a phone
 each ask the lobby's "Play a person" for a game of scopa, see the wait, are paired with each
 other and taken to one table, where Ada's quick phrase reaches Bruno, and they play it to the
-end by clicking."""
+end by clicking. And a person who plays the computer while they wait is told, over that table,
+when a player comes, and going to the match resigns the computer's table."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import httpx
+import pytest
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from ..room.server_support import sqlite_url, subprocess_server
 from .web_support import DESKTOP, PHONE, Watched, open_page, play_one_card, screenshot
+
+
+@pytest.fixture(scope="module")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The module's ``scopa serve``, which offers the computer after 2 s of waiting."""
+    db = sqlite_url(tmp_path_factory.mktemp("web") / "room.db")
+    with subprocess_server(db, "--bot-delay", "0", "--pool-bot-offer", "2") as server:
+        yield server.url
 
 
 def ask_for_a_person(person: Watched, name: str, shot: str) -> None:
@@ -87,3 +101,39 @@ def test_two_people_find_each_other_through_a_pool_talk_and_play_to_the_end(
     screenshot(bruno.page, "pools-over-phone")
     ada.check()
     bruno.check()
+
+
+def test_the_computer_while_waiting_and_the_banner_when_a_person_comes(
+    browser: Browser, web_server: str
+) -> None:
+    cid = open_page(browser, web_server, viewport=DESKTOP)
+    ask_for_a_person(cid, "Cid", "desktop-offer")
+    cid.page.click("#pool-play-bot")  # offered after the server's 2 s
+    cid.page.wait_for_selector("#board")
+    bot_code = cid.page.url.rsplit("/", 1)[-1]
+    cid.page.wait_for_selector("#pool-banner")
+    assert "Looking for a player" in cid.page.inner_text("#pool-banner")
+    screenshot(cid.page, "pools-bot-waiting-desktop")
+
+    dora = open_page(browser, web_server, viewport=PHONE)
+    ask_for_a_person(dora, "Dora", "phone-offer")
+    dora.page.wait_for_selector("#board")
+    cid.page.wait_for_selector("#pool-banner.found")
+    assert cid.page.url.endswith(f"#/t/{bot_code}"), "Cid chooses when to leave the computer"
+    cid.page.set_viewport_size(PHONE)
+    screenshot(cid.page, "pools-found-phone")
+    cid.page.set_viewport_size(DESKTOP)
+    screenshot(cid.page, "pools-found-desktop")
+    cid.page.click("#pool-go")
+    cid.page.wait_for_function(f"!location.hash.endsWith('{bot_code}')")
+    cid.page.wait_for_selector("#board")
+    assert "Dora" in cid.page.inner_text(".seat.at-top")
+    assert cid.page.locator("#pool-banner").count() == 0
+    for _ in range(100):  # the resignation is sent as Cid goes: wait for the server to say so
+        status = httpx.get(f"{web_server.rstrip('/')}/api/tables/{bot_code}").json()["status"]
+        if status == "over":
+            break
+        cid.page.wait_for_timeout(100)
+    assert status == "over"
+    cid.check()
+    dora.check()

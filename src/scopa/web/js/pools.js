@@ -211,7 +211,9 @@ function draw() {
   }
 }
 
-window.addEventListener("hashchange", () => queueMicrotask(draw));
+// After the router's own listener has drawn the new screen (a task later: a microtask would
+// run between the two listeners, with the lobby still there).
+window.addEventListener("hashchange", () => setTimeout(draw));
 
 // The lobby's "Play a person" panel.
 export function playPersonPanel() {
