@@ -91,6 +91,11 @@ def test_an_arena_of_four_people_in_four_browsers_over_two_games(
     for name in NAMES[1:]:
         page = people[name].page
         page.goto(room + "#/")
+        expect(page.locator(f'#tournaments a[data-tournament="{tournament}"]')).to_have_text(
+            "Friday arena")
+        if name == "Bea":
+            page.locator("#tournaments").scroll_into_view_if_needed()
+            screenshot(page, "tournament-lobby-phone")
         page.click(f'#tournaments a[data-tournament="{tournament}"]')
         page.click("#tournament-join")
         expect(page.locator("#tournament-joined")).to_be_visible()
