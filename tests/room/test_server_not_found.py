@@ -3,10 +3,13 @@ gets one too, not Starlette's bare "Not Found"."""
 
 from __future__ import annotations
 
+import json
+import logging
 from pathlib import Path
 
 import httpx
 import pytest
+import websockets
 
 from .server_support import anyio_backend, running_server, settings_for
 
@@ -32,3 +35,21 @@ async def test_unknown_paths_and_methods_are_answered_with_a_sentence(tmp_path: 
         answer = await client.get("/api/tables/ZZZZZZ")
         assert answer.status_code == 404
         assert "nothing at" not in answer.json()["detail"]
+
+
+async def test_a_socket_to_a_path_no_route_serves_is_refused_without_an_error(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A socket to an unknown path (a doubled slash is one) is refused at its handshake, and
+    the server logs no exception for it (it once failed in the static files' mount)."""
+    async with running_server(settings_for(tmp_path)) as server:
+        base = server.url.replace("http://", "ws://").rstrip("/")
+        for path in ("/ws/nowhere", "//ws/lobby", "/js/main.js"):
+            with pytest.raises(websockets.InvalidStatus) as refused:
+                async with websockets.connect(base + path):
+                    pass
+            assert refused.value.response.status_code == 403, path
+        # The room still answers, and nothing failed on the way.
+        async with websockets.connect(base + "/ws/lobby") as lobby:
+            assert json.loads(await lobby.recv())["type"] == "tables"
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

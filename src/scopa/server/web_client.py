@@ -160,6 +160,12 @@ class WebClient:
         return page.replace("</head>", "\n".join(early) + "\n</head>", 1)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            # A socket to a path no route serves (a typo, a doubled slash) reaches this mount
+            # too: refused before it opens (the handshake's 403), as Starlette's router does.
+            await send({"type": "websocket.close", "code": 1008,
+                        "reason": f"there is no socket at {scope['path']}"})
+            return
         if scope["method"] not in ("GET", "HEAD"):
             raise HTTPException(405, headers={"Allow": "GET, HEAD"})
         path: str = scope["path"]
