@@ -20,6 +20,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from scopa.cli import main
 from scopa.server.client import Lobby, LobbyRefused, TableConnection
+from scopa.server.store import tournament_queries
 from scopa.server.store.schema import rating_history, tournament_games, tournament_players
 from scopa.server.tournaments.director import Tournaments
 
@@ -447,3 +448,31 @@ async def test_a_player_who_withdraws_is_paired_no_more_until_they_join_again(
     assert len(view["standings"]) == 4, "Cid's game still counts"
     back = await cid.lobby.join_tournament(tid)  # back in time for round 3, Swiss or not
     assert back["me"]["joined"] is True and back["withdrawn"] == []
+
+
+@pytest.mark.anyio
+async def test_a_pairing_stored_by_a_director_that_died_gets_its_tables_and_is_not_paired_again(
+    server: Server,
+) -> None:
+    ada, bea = await register(server, "Ada"), await register(server, "Bea")
+    # The room is open now (it answered): its director stops looking by itself, and looks
+    # only when this test says.
+    await director(server).close()
+    made = await ada.lobby.create_tournament(
+        name="Two", kind="swiss", rounds=2, starts_at=(START + timedelta(hours=1)).isoformat())
+    for player in (ada, bea):
+        await player.lobby.join_tournament(made["id"])
+    await ada.lobby.start_tournament(made["id"])
+    # A director stored round 1's pairing, then died before making its table.
+    assert await tournament_queries.store_pairing(
+        server.room.storage, made["id"], 0, 1, [(ada.id, bea.id)], START)
+    # Another, which read the tournament before that, cannot store a second one.
+    assert not await tournament_queries.store_pairing(
+        server.room.storage, made["id"], 0, 1, [(bea.id, ada.id)], START)
+    await director(server).tend()
+    view = await ada.lobby.tournament(made["id"])
+    (game,) = view["games"]
+    assert game["live"] and game["table"] is not None and view["round"] == 1
+    assert view["me"]["table"] == game["table"], "the table is Ada's to play"
+    found = await tournament_queries.find(server.room.storage, made["id"])
+    assert found is not None and found.pairings == 1
