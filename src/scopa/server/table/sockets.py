@@ -36,7 +36,8 @@ log = logging.getLogger(__name__)
 GOING_AWAY: Final = 1001
 TRY_AGAIN_LATER: Final = 1013
 SEND_TIMEOUT: Final = 10.0
-"""Seconds one message may take to go out before the client is taken for gone."""
+"""Seconds one message may take to go out before the client is taken for gone: found out by
+the next message pushed to it (an idle one that reads nothing fails uvicorn's keepalive ping)."""
 
 
 @dataclass(frozen=True)
@@ -74,8 +75,21 @@ class Connection:
         self.bucket = TokenBucket(settings.rate_capacity, settings.rate_per_second)
         self.outbox: asyncio.Queue[str | _Close] = asyncio.Queue(settings.outbox_size + 1)
         self.closing = False
+        self.sender: asyncio.Task[None] | None = None
+        """The task that sends the outbox (:meth:`send_all`)."""
+        self.sending_since: float | None = None
+        """When the message going out now was handed to uvicorn (``None``: none is). Its
+        sender returns at once unless the client's buffer is full; a clock around every
+        message (an ``asyncio.timeout``, a timer set and cancelled, two a move) for that
+        rare client was 2.5% of a web process's samples, so :meth:`push` looks at this."""
+        self._loop = asyncio.get_running_loop()
 
     def push(self, text: str) -> None:
+        since = self.sending_since
+        if since is not None and self._loop.time() - since > SEND_TIMEOUT and self.sender:
+            self.closing = True
+            self.sender.cancel()  # stuck on a client that reads nothing: taken for gone
+            return
         if self.closing:
             return
         if self.outbox.qsize() >= self.settings.outbox_size:
@@ -96,21 +110,25 @@ class Connection:
         self.push(error_message(error))
 
     async def send_all(self) -> None:
-        """Send the outbox in order until a close is queued or the client is gone."""
+        """Send the outbox in order until a close is queued or the client is gone (or taken
+        for gone by :meth:`push`, which cancels this)."""
+        outbox, socket = self.outbox, self.socket
         while True:
-            item = await self.outbox.get()
+            item = outbox.get_nowait() if outbox.qsize() else await outbox.get()
             if isinstance(item, _Close):
-                await self.socket.close(item.code, item.reason)
+                await socket.close(item.code, item.reason)
                 return
-            async with asyncio.timeout(SEND_TIMEOUT):
-                await self.socket.send_text(item)
+            self.sending_since = self._loop.time()
+            await socket.send_text(item)
+            self.sending_since = None
 
     # -- receiving -------------------------------------------------------------------------
 
     async def receive(self, timeout: float | None = None) -> str | None:
         """The next text message, or ``None`` once the client has gone."""
         while True:
-            message = await asyncio.wait_for(self.socket.receive(), timeout)
+            receiving = self.socket.receive()
+            message = await (receiving if timeout is None else asyncio.wait_for(receiving, timeout))
             if message["type"] == "websocket.disconnect":
                 return None
             text: str | None = message.get("text")
@@ -243,7 +261,7 @@ async def table_socket(socket: WebSocket, code: str) -> None:
         await connection.send_all()
         return
     room.strangers += 1
-    sender = asyncio.create_task(connection.send_all())
+    sender = connection.sender = asyncio.create_task(connection.send_all())
     try:
         reader = asyncio.create_task(connection.serve(room, cluster, code))
         done, _ = await asyncio.wait({reader, sender}, return_when=asyncio.FIRST_COMPLETED)
