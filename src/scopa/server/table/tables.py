@@ -250,26 +250,40 @@ class Table:
     # -- messages --------------------------------------------------------------------------
 
     def state_message(
-        self, seat: int | None, since: tuple[int | None, int | None] | None = None
+        self,
+        seat: int | None,
+        since: tuple[int | None, int | None] | None = None,
+        shared: tuple[dict[str, Any] | None, bool, float | None] | None = None,
     ) -> str:
         """The ``state`` message for ``seat``: its view at the current version. ``since`` is the
-        (match, version) a client already has; the plays after it come as ``missed``."""
+        (match, version) a client already has; the plays after it come as ``missed``.
+        ``shared``: what :meth:`_state_shared` gave for this version, when it is at hand."""
         assert self.game is not None
+        play, by_stand_in, clock = shared or self._state_shared()
         message: dict[str, Any] = {
             "type": "state",
             "table": self.code,
             "match": self.match_id,
             "version": self.version,
-            "play": self.plays[-1].to_dict() if self.plays else None,
+            "play": play,
             "view": self._view_of(seat),
-            "stand_in_played": self._by_stand_in == (self.match_id, self.version),
-            "clock": self._clock_left(),
+            "stand_in_played": by_stand_in,
+            "clock": clock,
         }
         if since is not None:
             match, version = since
             if match == self.match_id and version is not None and version <= self.version:
                 message["missed"] = [play.to_dict() for play in self.plays[version:]]
         return encode(message)
+
+    def _state_shared(self) -> tuple[dict[str, Any] | None, bool, float | None]:
+        """What every seat's ``state`` says alike besides the view: the last play, whether a
+        stand-in played it, and the turn's clock (worked out once for a broadcast)."""
+        return (
+            self.plays[-1].to_dict() if self.plays else None,
+            self._by_stand_in == (self.match_id, self.version),
+            self._clock_left(),
+        )
 
     def _view_of(self, seat: int | None) -> dict[str, Any]:
         """``seat``'s view as the core writes it (``Game.view(seat).to_dict()``), made once per
@@ -321,11 +335,12 @@ class Table:
         """Each listener gets its seat's view; a view is built once per seat, not per listener."""
         texts: dict[int | None, str] = {}
         over = self._over_message() if self.game is not None and self.game.is_over else None
+        shared = self._state_shared()
         for listener in list(self.listeners):
             seat = listener.seat
             text = texts.get(seat)
             if text is None:
-                text = texts[seat] = self.state_message(seat)
+                text = texts[seat] = self.state_message(seat, shared=shared)
             listener.push(text)
             if over is not None:
                 listener.push(over)
