@@ -60,7 +60,7 @@ def test_a_swiss_round_pairs_everyone_once_with_no_repeat_and_inside_score_group
     had_bye = {e.player for e in entrants if e.had_bye}
     valid = [
         pairing for pairing in pairings(sorted(score))
-        if all(b is not None and meeting(a, b) not in played or b is None and a not in had_bye
+        if all((a not in had_bye) if b is None else (meeting(a, b) not in played)
                for a, b in pairing)
     ]
     found = swiss_round(entrants, played)
