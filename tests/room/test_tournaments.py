@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from scopa.cli import main
 from scopa.server.client import Lobby, LobbyRefused, TableConnection
@@ -73,12 +74,13 @@ async def register(server: Server, name: str) -> Player:
     return Player(name, answer.json()["id"], lobby)
 
 
-async def feed(server: Server, tournament_id: int, player: Player | None = None
-               ) -> ClientConnection:
+async def feed(server: Server, tournament_id: int, player: Player | None = None,
+               origin: str | None = None) -> ClientConnection:
     url = server.url.replace("http", "ws", 1) + f"/ws/tournaments/{tournament_id}"
     cookies = "" if player is None else "; ".join(
         f"{name}={value}" for name, value in player.lobby.http.cookies.items())
-    return await connect(url, additional_headers={"Cookie": cookies} if cookies else None)
+    return await connect(url, additional_headers={"Cookie": cookies} if cookies else None,
+                         origin=origin)  # type: ignore[arg-type]
 
 
 async def next_message(
@@ -318,14 +320,20 @@ async def test_bad_input_gets_a_sentence_and_changes_nothing(server: Server) -> 
         assert (await connection.execute(sa.select(tournament_games))).all() == []
     shown = await guest.tournament(made["id"])
     assert shown["players"] == 1 and shown["me"]["joined"] is False
-    gone = await feed(server, 999)
-    try:
-        with pytest.raises(Exception) as closed:
-            await _recv(gone)
-        assert getattr(closed.value, "rcvd", None) is not None
-        assert closed.value.rcvd.code == 1008  # type: ignore[attr-defined]
-    finally:
-        await gone.close()
+    # An unknown tournament's socket, and one opened by another site's page with Ada's
+    # cookie (it would read her seat tokens), are closed at once.
+    for socket, reason in [
+        (await feed(server, 999), "no tournament has the id 999"),
+        (await feed(server, made["id"], ada, origin="http://elsewhere.example"),
+         "this request came from another site: it was refused"),
+    ]:
+        try:
+            with pytest.raises(ConnectionClosed) as closed:
+                await _recv(socket)
+            assert closed.value.rcvd is not None
+            assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (1008, reason)
+        finally:
+            await socket.close()
     await guest.aclose()
 
 

@@ -17,14 +17,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any, Final, cast
+from typing import Any, Final
 
 import orjson
-from fastapi import Request, WebSocket, WebSocketDisconnect
+from fastapi import WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
 from ..accounts import accounts
 from ..store import tournament_queries
+from ..table.tables import LobbyError
 from .director import Tournaments, person_key, watch_key
 from .views import public_view
 
@@ -98,8 +99,14 @@ class TournamentFeed:
         if await tournament_queries.find(self.director.storage, tournament_id) is None:
             await socket.close(POLICY_VIOLATION, f"no tournament has the id {tournament_id}")
             return
-        # The session cookie the page's socket carries, read as a request's would be.
-        account = await accounts.current_account(cast(Request, socket))
+        # The session cookie the page's socket carries, read as a request's would be, and
+        # only from a page of this site: another site's page could open this socket with the
+        # player's cookie and read their seat tokens.
+        try:
+            account = await accounts.current_account(socket, write=True)
+        except LobbyError as error:
+            await socket.close(POLICY_VIOLATION, error.message)
+            return
         watchers = self.watching.get(tournament_id)
         if watchers is None:
             watchers = self.watching[tournament_id] = Watchers(self, tournament_id)
