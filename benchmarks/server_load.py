@@ -25,7 +25,9 @@ and none was lost.
 With Redis and PostgreSQL it also prints the CPU they used (their processes on this machine),
 and nginx's when it is in front. The simulated people's garbage collector is off while they
 play, so that its pauses are not counted as the room's latency (``--keep-collector``: on, as
-before 2026-12-02). It prints the machine first (CPU model, cores, load average), so that a
+before 2026-12-02). Their sockets send no keepalive pings, as a browser's cannot; they
+answer the room's (``--people-ping 20``: every 20 s, as before 2026-12-02's last runs). It
+prints the machine first (CPU model, cores, load average), so that a
 figure read later says what it was measured on. ``--profile FILE`` samples the first
 web process with py-spy (``pip install py-spy``) while the people play, writes the collapsed
 stacks to FILE (for flamegraph.pl or speedscope) and prints the functions that took the most
@@ -167,7 +169,8 @@ async def person(
 
 
 async def seat_table(
-    urls: list[str], number: int, lobbies: list[Lobby], gate: asyncio.Semaphore
+    urls: list[str], number: int, lobbies: list[Lobby], gate: asyncio.Semaphore,
+    people_ping: float | None,
 ) -> tuple[TableRun, list[TableConnection]]:
     # Split: each table is made at one process (its owner), one of its people plays from there
     # and the other from the next process. Behind nginx, ``urls`` and ``lobbies`` are nginx.
@@ -177,8 +180,14 @@ async def seat_table(
         code = created["table"]["code"]
         joined = await lobby.join(code, "Bruno")
         table = TableRun(code, [created["token"], joined["token"]])
+        # Like a browser's, the people's sockets send no keepalive pings of their own (a
+        # browser cannot): they answer the room's. Before 2026-12-02 they pinged every 20 s
+        # (--people-ping 20), and the room's pongs to 2,000 sockets were 3% of a web
+        # process's samples.
         connections = [
-            await TableConnection.open(urls[(number + seat) % len(urls)], code, token)
+            await TableConnection.open(
+                urls[(number + seat) % len(urls)], code, token, ping_interval=people_ping
+            )
             for seat, token in enumerate(table.tokens)
         ]
         await lobby.start(code, table.tokens[0])
@@ -248,7 +257,8 @@ async def run(
         started = time.perf_counter()
         gate = asyncio.Semaphore(SETUP_CONCURRENCY)
         seated = await asyncio.gather(
-            *(seat_table(reached, number, lobbies, gate) for number in range(args.tables))
+            *(seat_table(reached, number, lobbies, gate, args.people_ping)
+              for number in range(args.tables))
         )
         setup = time.perf_counter() - started
         print(f"setup: {args.tables} tables, {2 * args.tables} sockets in {setup:.1f} s")
@@ -344,7 +354,7 @@ async def run(
     )
     for name, seconds in {"web processes": cpu, **used}.items():
         per_move = 1000 * seconds / moves if moves else float("nan")
-        print(f"CPU per move, {name}: {per_move:.2f} ms ({seconds:.1f} s)")
+        print(f"CPU per move, {name}: {per_move:.3f} ms ({seconds:.2f} s)")
     unacknowledged = stats.sent - stats.acked
     problems = len(stats.errors) + stats.gaps + lost + len(failures) + len(late) + unacknowledged
     print(f"errors: {len(stats.errors)}, version gaps: {stats.gaps} (states sent again at the "
@@ -506,6 +516,9 @@ def main() -> int:
     )
     parser.add_argument("--keep-collector", action="store_true",
                         help="leave the simulated people's garbage collector on while they play")
+    parser.add_argument("--people-ping", type=float, metavar="SECONDS",
+                        help="the simulated people ping the room this often (default: never, "
+                        "as browsers; 20 until 2026-12-02)")
     parser.add_argument("--profile", metavar="FILE",
                         help="sample the first web process with py-spy into FILE (collapsed)")
     args = parser.parse_args()

@@ -208,10 +208,16 @@ class TableConnection:
         match: int | None = None,
         version: int | None = None,
         timeout: float = 30.0,
+        ping_interval: float | None = 20.0,
     ) -> TableConnection:
-        """Connect and say hello; returns once the server has welcomed this client."""
+        """Connect and say hello; returns once the server has welcomed this client.
+        ``ping_interval``: seconds between this client's keepalive pings (``None``: it sends
+        none and only answers the server's, as a browser does)."""
         try:
-            socket = await connect(socket_url(url, code), open_timeout=timeout, max_size=2**22)
+            socket = await connect(
+                socket_url(url, code), open_timeout=timeout, max_size=2**22,
+                ping_interval=ping_interval,
+            )
         except (OSError, TimeoutError) as error:
             raise Closed(1006, str(error)) from error
         connection = cls(socket)
