@@ -82,3 +82,26 @@ def test_the_open_tables_arrive_live(browser: Browser, web_server: str) -> None:
     screenshot(page, "phone-lobby-live")
     watched.check()
     page.context.close()
+
+
+def test_what_plays_at_once_comes_before_the_forms_of_every_rule(
+    browser: Browser, web_server: str
+) -> None:
+    """The lobby is not a wall of forms (finding 6): on a phone, the one-button play, a person
+    now, the day's puzzle and deal, the tournaments and the open tables all come before the
+    forms that choose every rule, which sit under a heading of their own."""
+    watched = open_page(browser, web_server, viewport=PHONE)
+    page = watched.page
+    expect(page.locator("#open-tables")).to_be_visible()
+
+    def top(selector: str) -> float:
+        box = page.locator(selector).first.bounding_box()
+        assert box is not None, selector
+        return float(box["y"])
+
+    forms = min(top("#quick"), top("#create"), top("#join"))
+    for playing in ("#play-now", "#open-tables", ".daily-cards", ".lobby-more"):
+        assert top(playing) < forms, playing
+    expect(page.locator(".lobby-more")).to_have_text("A table of your own, every rule chosen")
+    watched.check()
+    page.context.close()

@@ -257,11 +257,17 @@ export function showLobby(main) {
     field("lobby.code", h("input", { id: "join-code", autocomplete: "off", required: true })),
     h("button", { type: "submit", id: "join-button" }, t("lobby.join_button")));
 
+    // What plays first: the computer now, a person now, then what the room holds today (friends,
+    // the day's puzzle and deal, tournaments, tables waiting); the forms that choose every rule
+    // come last, under their own heading, for those who want them.
     main.replaceChildren(...[
       hero(), playPersonPanel(),
       problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
-      h("div", { class: "lobby" }, friendsPanel(), quick, create, join, openTables(),
-        h("div", { class: "daily-cards" }, dailyPuzzleCard(), dailyDealCard()), tournamentsCard()),
+      h("div", { class: "lobby" }, friendsPanel(),
+        h("div", { class: "daily-cards" }, dailyPuzzleCard(), dailyDealCard()), tournamentsCard(),
+        openTables()),
+      h("h2", { class: "lobby-more" }, t("lobby.more")),
+      h("div", { class: "lobby" }, quick, create, join),
     ].filter(Boolean));
   }
 

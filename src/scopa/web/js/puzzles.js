@@ -377,7 +377,7 @@ export function showPuzzles(main, hash) {
     if (!s.me || !s.mine) return null;
     const tries = s.mine.tries.slice(0, HISTORY_SHOWN);
     return h("details", { class: "puzzle-history", id: "puzzle-history", open: historyOpen },
-    h("summary", {}, t("puzzle.history", { count: s.mine.rating?.tries ?? 0 })),
+    h("summary", {}, t("puzzle.history", { tries: s.mine.rating?.tries ?? 0 })),
     tries.length ? h("ol", { class: "tries" }, tries.map((row) => h("li", {
       "data-puzzle": row.puzzle, class: row.right ? "right" : "wrong" },
     h("span", { class: "mark", "aria-label": t(row.right ? "puzzle.solved" : "puzzle.missed") },
