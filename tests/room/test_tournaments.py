@@ -484,3 +484,23 @@ async def test_a_pairing_stored_by_a_director_that_died_gets_its_tables_and_is_n
     assert view["me"]["table"] == game["table"], "the table is Ada's to play"
     found = await tournament_queries.find(server.room.storage, made["id"])
     assert found is not None and found.pairings == 1
+
+
+@pytest.mark.anyio
+async def test_two_who_just_met_meet_again_when_nobody_else_can_come_free(
+    server: Server,
+) -> None:
+    ada, bea, cid = [await register(server, name) for name in ("Ada", "Bea", "Cid")]
+    made = await ada.lobby.create_tournament(
+        name="Small", kind="arena", minutes=30, starts_at=START.isoformat())
+    for player in (ada, bea, cid):
+        await player.lobby.join_tournament(made["id"])
+    clock(server).moment = START
+    await director(server).tend()
+    assert live_pairs(await ada.lobby.tournament(made["id"])) == {frozenset(("Ada", "Bea"))}
+    await cid.lobby.withdraw_from_tournament(made["id"])  # the one who waited goes home
+    await resign_game(bea, made["id"])
+    await director(server).tend()
+    assert live_pairs(await ada.lobby.tournament(made["id"])) == {frozenset(("Ada", "Bea"))}
+    view = await ada.lobby.tournament(made["id"])
+    assert len(view["games"]) == 2, "a second game, not the first one still"

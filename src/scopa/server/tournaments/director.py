@@ -266,16 +266,17 @@ class Tournaments:
         here = {p for g in games if not g.over for p in (g.first, g.second) if p is not None}
         # A player at a table of another tournament (a Swiss night beside the arena) waits,
         # and one who withdrew is paired no more.
-        busy = here | await tournament_queries.playing(self.storage, list(names))
-        busy |= await tournament_queries.withdrawn(self.storage, tournament.id)
+        playing = here | await tournament_queries.playing(self.storage, list(names))
+        gone = await tournament_queries.withdrawn(self.storage, tournament.id)
         standings = standings_of(tournament, names, games)
         free = [Entrant(s.player, s.points, index) for index, s in enumerate(standings)
-                if s.player not in busy]
+                if s.player not in playing | gone]
         last: dict[int, int] = {}
         for game in games:
             if game.over and game.second is not None:
                 last[game.first], last[game.second] = game.second, game.first
-        pairs = arena_pairs(free, last, others_playing=bool(busy))
+        # Two who just met wait for another opponent while someone may still come free.
+        pairs = arena_pairs(free, last, others_playing=bool(playing - gone))
         if not pairs:
             return tournament.status == "open"
         return await self._pair(tournament, tournament.round + 1, list(pairs), names)
