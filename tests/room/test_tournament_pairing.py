@@ -144,6 +144,21 @@ def test_an_arena_pairs_every_free_player_it_can_and_never_the_last_pair_again(
     else:
         assert len(pairs) == count // 2, "with nobody else playing, everyone is paired at once"
 
+        def rematches(pairing: list[tuple[int, int | None]]) -> int:
+            return sum(1 for a, b in pairing
+                       if b is not None and (last.get(a) == b or last.get(b) == a))
+
+        fewest = min(rematches(p) for p in pairings(players))
+        assert rematches(list(pairs)) == fewest, "no rematch another pairing avoids"
+
+
+def test_with_nobody_else_to_wait_for_an_arena_still_avoids_a_rematch_it_can() -> None:
+    free = [Entrant(p, 0, p) for p in (1, 2, 3, 4)]
+    last = {1: 2, 2: 1, 3: 4, 4: 3}
+    pairs = arena_pairs(free, last, others_playing=False)
+    assert len(pairs) == 2 and not any(last[a] == b for a, b in pairs)
+    assert arena_pairs(free[:2], last, others_playing=False) == [(1, 2)]
+
 
 def test_an_arena_pairs_close_scores() -> None:
     free = [Entrant(1, 10, 0), Entrant(2, 9, 1), Entrant(3, 1, 2), Entrant(4, 0, 3)]

@@ -113,16 +113,19 @@ def arena_pairs(
 ) -> list[tuple[int, int]]:
     """An arena's pairs among the players free now, as many as can be made: close scores
     first (then close places), never two who have just played each other while someone else
-    is still playing (lichess waits for another opponent then; with nobody else left in the
-    arena, they meet again)."""
+    is still playing (lichess waits for another opponent then). With nobody else to wait for,
+    two who just met meet again only if no other pairing of as many pairs avoids it."""
     graph = nx.Graph()
     scale = len(free) ** 2 + 1
+    top = max((e.score for e in free), default=0) - min((e.score for e in free), default=0)
+    again = len(free) * (scale * top**2 + len(free)) + 1
+    """Dearer than every other cost of a pairing together."""
     for a, b in combinations(free, 2):
-        if others_playing and (
-            last_opponent.get(a.player) == b.player or last_opponent.get(b.player) == a.player
-        ):
+        rematch = (last_opponent.get(a.player) == b.player
+                   or last_opponent.get(b.player) == a.player)
+        if rematch and others_playing:
             continue
-        cost = scale * (a.score - b.score) ** 2 + abs(a.rank - b.rank)
+        cost = scale * (a.score - b.score) ** 2 + abs(a.rank - b.rank) + (again if rematch else 0)
         graph.add_edge(a.player, b.player, cost=cost)
     rank = {e.player: e.rank for e in free}
     pairs = [(a, b) if rank[a] < rank[b] else (b, a) for a, b in _cheapest(graph)]
