@@ -84,10 +84,13 @@ export function friendsPanel() {
     accepts = answer.challenges;
     friends = answer.following;
     render();
-    // Kept live by /ws/me; stops listening once the panel has left the page.
-    const stop = onMe("friends", (message) => {
+    // Kept live by /ws/me; stops listening once the panel has left the page. onMe calls the
+    // listener at once with the last list it had, before it returns the stop: hence the let.
+    if (!panel.isConnected) return;
+    let stop = null;
+    stop = onMe("friends", (message) => {
       if (!panel.isConnected) {
-        stop();
+        stop?.();
         return;
       }
       friends = message.friends;
