@@ -206,9 +206,7 @@ def _upgrade(connection: sa.Connection) -> None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
-    # Every head: features built side by side may each add a migration after the same one
-    # (alembic's branches), and a room must have them all.
-    command.upgrade(config, "heads")
+    command.upgrade(config, "head")
 
 
 class Storage:

@@ -2,7 +2,7 @@
 password hash blanked, and ``deleted_at`` says when (issue 23, item 5).
 
 Revision ID: 0011
-Revises: 0009
+Revises: 0010
 Create Date: 2026-12-02
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0011"
-down_revision: str | None = "0009"
+down_revision: str | None = "0010"
 branch_labels: str | None = None
 depends_on: str | None = None
 

@@ -2,7 +2,7 @@
 players' attempts (issue 24, item 2).
 
 Revision ID: 0013
-Revises: 0009
+Revises: 0012
 Create Date: 2026-12-02
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0013"
-down_revision: str | None = "0009"
+down_revision: str | None = "0012"
 branch_labels: str | None = None
 depends_on: str | None = None
 

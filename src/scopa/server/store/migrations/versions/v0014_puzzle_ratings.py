@@ -1,7 +1,7 @@
 """Puzzle ratings and each account's first try of each puzzle (issue 24, item 1).
 
 Revision ID: 0014
-Revises: 0009
+Revises: 0013
 Create Date: 2026-12-02
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0014"
-down_revision: str | None = "0009"
+down_revision: str | None = "0013"
 branch_labels: str | None = None
 depends_on: str | None = None
 
