@@ -20,8 +20,14 @@ from typing import Any, Final
 
 import orjson
 from fastapi import WebSocket, WebSocketDisconnect
-from starlette.websockets import WebSocketState
 
+from .socket_places import (
+    TRY_AGAIN_LATER,
+    SocketPlaces,
+    address_of,
+    close_quietly,
+    read_until_closed,
+)
 from .table.room import CardRoom
 
 log = logging.getLogger(__name__)
@@ -32,8 +38,6 @@ MAX_SOCKETS: Final = 5000
 PER_ADDRESS: Final = 20
 """Lobby sockets one client address may keep open at once (a person's tabs and devices behind
 one router): past it, 1013 too, so that one outsider cannot take every place of the lobby."""
-TRY_AGAIN_LATER: Final = 1013
-POLICY_VIOLATION: Final = 1008
 
 
 class LobbyFeed:
@@ -42,7 +46,7 @@ class LobbyFeed:
     def __init__(self, room: CardRoom) -> None:
         self.room = room
         self.sockets: set[WebSocket] = set()
-        self._by_address: dict[str, int] = {}
+        self.places = SocketPlaces(MAX_SOCKETS, PER_ADDRESS)
         self._telling: asyncio.Task[None] | None = None
         self._again = False
         room.hub.on_lobby_change(self.changed)
@@ -77,32 +81,18 @@ class LobbyFeed:
     async def serve(self, socket: WebSocket) -> None:
         """One lobby page's socket, for as long as it stays open."""
         await socket.accept()
-        address = socket.client.host if socket.client is not None else "unknown"
-        if len(self.sockets) >= MAX_SOCKETS or self._by_address.get(address, 0) >= PER_ADDRESS:
+        address = address_of(socket)
+        if self.places.full(address):
             await socket.close(TRY_AGAIN_LATER, "the lobby is full just now; try again later")
             return
         self.sockets.add(socket)
-        self._by_address[address] = self._by_address.get(address, 0) + 1
+        self.places.take(address)
         try:
             await socket.send_text(await self._message())
-            while True:
-                # The client has nothing to say here: a frame of any kind is read and dropped,
-                # and a binary one (which receive_text would fail on) closes the socket.
-                message = await socket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                if message.get("bytes") is not None:
-                    await socket.close(POLICY_VIOLATION, "the lobby's socket takes no messages")
-                    break
+            await read_until_closed(socket, "the lobby's socket takes no messages")
         except WebSocketDisconnect:
             pass
         finally:
             self.sockets.discard(socket)
-            left = self._by_address.get(address, 1) - 1
-            if left:
-                self._by_address[address] = left
-            else:
-                self._by_address.pop(address, None)
-            if socket.application_state == WebSocketState.CONNECTED:
-                with contextlib.suppress(Exception):
-                    await socket.close()
+            self.places.give_back(address)
+            await close_quietly(socket)

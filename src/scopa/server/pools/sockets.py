@@ -24,6 +24,7 @@ from starlette.requests import Request
 
 from ..accounts import accounts
 from ..settings import Settings
+from ..socket_places import POLICY_VIOLATION, TRY_AGAIN_LATER, SocketPlaces, address_of
 from ..table.ratelimit import TokenBucket
 from ..table.tables import LobbyError, clean_name
 from .matching import Person
@@ -35,8 +36,6 @@ MAX_SOCKETS: Final = 5000
 """Pool sockets a process keeps open at once."""
 PER_ADDRESS: Final = 20
 """Pool sockets one client address may keep open at once (a household behind one router)."""
-POLICY_VIOLATION: Final = 1008
-TRY_AGAIN_LATER: Final = 1013
 SEND_TIMEOUT: Final = 10.0
 OUTBOX: Final = 64
 GUEST_KEY: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -208,15 +207,14 @@ class PoolSockets:
 
     def __init__(self, matchmaker: Matchmaker) -> None:
         self.matchmaker = matchmaker
-        self.open = 0
-        self._by_address: dict[str, int] = {}
+        self.places = SocketPlaces(MAX_SOCKETS, PER_ADDRESS)
 
     async def serve(self, socket: WebSocket) -> None:
         await socket.accept()
         settings = self.matchmaker.settings
         connection = PoolSocket(socket, settings)
-        address = socket.client.host if socket.client is not None else "unknown"
-        if self.open >= MAX_SOCKETS or self._by_address.get(address, 0) >= PER_ADDRESS:
+        address = address_of(socket)
+        if self.places.full(address):
             await socket.close(TRY_AGAIN_LATER, "the pools are full just now; try again later")
             return
         try:
@@ -227,8 +225,7 @@ class PoolSockets:
         except LobbyError as error:
             await socket.close(POLICY_VIOLATION, error.message[:120])
             return
-        self.open += 1
-        self._by_address[address] = self._by_address.get(address, 0) + 1
+        self.places.take(address)
         sender = asyncio.create_task(connection.send_all())
         reader = asyncio.create_task(connection.serve(self.matchmaker, account))
         try:
@@ -248,12 +245,7 @@ class PoolSockets:
             sender.cancel()
             with contextlib.suppress(BaseException):
                 await sender
-            self.open -= 1
-            left = self._by_address.get(address, 1) - 1
-            if left:
-                self._by_address[address] = left
-            else:
-                self._by_address.pop(address, None)
+            self.places.give_back(address)
             if connection.person is not None:
                 held = self.matchmaker.held.get(connection.person.key)
                 if held is not None and held.socket is connection:

@@ -13,7 +13,7 @@ changed. A killed process's people go offline by lapsing (:mod:`.presence`),
 which nobody is told of: with several processes those lists are also read again every
 :data:`.LAPSE_SECONDS`.
 
-Bounded like the lobby's feed (:mod:`..lobby_feed`): sockets per process and per client
+Bounded as the lobby's feed is (:mod:`..socket_places`): sockets per process and per client
 address (1013 past either), a binary frame closes its socket with 1008, and so does a socket
 opened with no live session or from a page of another site. The client sends nothing else.
 """
@@ -27,11 +27,17 @@ import logging
 from typing import Any, Final
 
 from fastapi import WebSocket, WebSocketDisconnect
-from starlette.websockets import WebSocketState
 
 from ..accounts.accounts import current_account
 from ..cluster.hub import RedisHub
-from ..lobby_feed import POLICY_VIOLATION, TRY_AGAIN_LATER
+from ..socket_places import (
+    POLICY_VIOLATION,
+    TRY_AGAIN_LATER,
+    SocketPlaces,
+    address_of,
+    close_quietly,
+    read_until_closed,
+)
 from ..store import social_queries
 from ..table.finished import FinishedMatch
 from ..table.protocol import encode
@@ -74,7 +80,7 @@ class PeopleFeed:
         """The list each person here was sent last: a list read again and found the same is
         not sent again."""
         self._lapses: asyncio.Task[None] | None = None
-        self._by_address: dict[str, int] = {}
+        self.places = SocketPlaces(MAX_SOCKETS, PER_ADDRESS)
         self._numbers = itertools.count()
         self._refreshing: asyncio.Task[None] | None = None
         self._again = False
@@ -82,9 +88,6 @@ class PeopleFeed:
         room.hub.on_told(self.told)
         room.hub.on_lobby_change(self.lobby_changed)
         room.match_ends.subscribe(self.match_ended)
-
-    def __len__(self) -> int:
-        return sum(len(sockets) for sockets in self.sockets.values())
 
     # -- what the room tells people --------------------------------------------------------
 
@@ -194,8 +197,8 @@ class PeopleFeed:
         if account is None:
             await socket.close(POLICY_VIOLATION, "log in first: /ws/me is a logged-in player's")
             return
-        address = socket.client.host if socket.client is not None else "unknown"
-        if len(self) >= MAX_SOCKETS or self._by_address.get(address, 0) >= PER_ADDRESS:
+        address = address_of(socket)
+        if self.places.full(address):
             await socket.close(TRY_AGAIN_LATER, "the room is full just now; try again later")
             return
         person = person_of(account.id)
@@ -204,18 +207,12 @@ class PeopleFeed:
             self._lapses = asyncio.create_task(self._watch_lapses(), name="scopa-lapses")
         self.sockets.setdefault(person, set()).add(socket)
         self._accounts[person] = account.id
-        self._by_address[address] = self._by_address.get(address, 0) + 1
+        self.places.take(address)
         try:
             await socket.send_text(encode({"type": "me", "name": account.name}))
             await self._came(person, number, account.id)
             await self.send_friends(person)
-            while True:
-                message = await socket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                if message.get("bytes") is not None:
-                    await socket.close(POLICY_VIOLATION, "/ws/me takes no messages")
-                    break
+            await read_until_closed(socket, "/ws/me takes no messages")
         except WebSocketDisconnect:
             pass
         finally:
@@ -240,14 +237,8 @@ class PeopleFeed:
             self._accounts.pop(person, None)
             self._following.discard(person)
             self._sent.pop(person, None)
-        left = self._by_address.get(address, 1) - 1
-        if left:
-            self._by_address[address] = left
-        else:
-            self._by_address.pop(address, None)
-        if socket.application_state == WebSocketState.CONNECTED:
-            with contextlib.suppress(Exception):
-                await socket.close()
+        self.places.give_back(address)
+        await close_quietly(socket)
         try:
             if await self.presence.went(person, number):
                 await self.tell_followers(account_id)

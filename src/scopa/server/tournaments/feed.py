@@ -21,9 +21,16 @@ from typing import Any, Final
 
 import orjson
 from fastapi import WebSocket, WebSocketDisconnect
-from starlette.websockets import WebSocketState
 
 from ..accounts import accounts
+from ..socket_places import (
+    POLICY_VIOLATION,
+    TRY_AGAIN_LATER,
+    SocketPlaces,
+    address_of,
+    close_quietly,
+    read_until_closed,
+)
 from ..store import tournament_queries
 from ..table.tables import LobbyError
 from .director import Tournaments, person_key, watch_key
@@ -34,8 +41,6 @@ log = logging.getLogger(__name__)
 MAX_SOCKETS: Final = 5000
 """Tournament sockets a process keeps open at once; one more is closed with 1013."""
 PER_ADDRESS: Final = 20
-TRY_AGAIN_LATER: Final = 1013
-POLICY_VIOLATION: Final = 1008
 
 
 class Watchers:
@@ -85,15 +90,14 @@ class TournamentFeed:
     def __init__(self, director: Tournaments) -> None:
         self.director = director
         self.watching: dict[int, Watchers] = {}
-        self._count = 0
-        self._by_address: dict[str, int] = {}
+        self.places = SocketPlaces(MAX_SOCKETS, PER_ADDRESS)
         self._sending: set[asyncio.Task[None]] = set()
 
     async def serve(self, socket: WebSocket, tournament_id: int) -> None:
         """One tournament page's socket, for as long as it stays open."""
         await socket.accept()
-        address = socket.client.host if socket.client is not None else "unknown"
-        if self._count >= MAX_SOCKETS or self._by_address.get(address, 0) >= PER_ADDRESS:
+        address = address_of(socket)
+        if self.places.full(address):
             await socket.close(TRY_AGAIN_LATER, "too many pages are open just now; try later")
             return
         if await tournament_queries.find(self.director.storage, tournament_id) is None:
@@ -112,8 +116,7 @@ class TournamentFeed:
             watchers = self.watching[tournament_id] = Watchers(self, tournament_id)
             self.director.listen(watch_key(tournament_id), watchers.heard)
         watchers.sockets.add(socket)
-        self._count += 1
-        self._by_address[address] = self._by_address.get(address, 0) + 1
+        self.places.take(address)
 
         def told(message: dict[str, Any]) -> None:
             if message.get("tournament") == tournament_id:
@@ -129,13 +132,7 @@ class TournamentFeed:
             first = await watchers.message()
             if first is not None:
                 await socket.send_text(first)
-            while True:
-                message = await socket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                if message.get("bytes") is not None:
-                    await socket.close(POLICY_VIOLATION, "this socket takes no messages")
-                    break
+            await read_until_closed(socket, "this socket takes no messages")
         except WebSocketDisconnect:
             pass
         finally:
@@ -145,15 +142,8 @@ class TournamentFeed:
             if not watchers.sockets:
                 self.director.stop_listening(watch_key(tournament_id), watchers.heard)
                 self.watching.pop(tournament_id, None)
-            self._count -= 1
-            left = self._by_address.get(address, 1) - 1
-            if left:
-                self._by_address[address] = left
-            else:
-                self._by_address.pop(address, None)
-            if socket.application_state == WebSocketState.CONNECTED:
-                with contextlib.suppress(Exception):
-                    await socket.close()
+            self.places.give_back(address)
+            await close_quietly(socket)
 
     @staticmethod
     async def _send(socket: WebSocket, text: str) -> None:
