@@ -26,36 +26,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
 import random
-import resource
 import secrets
 import statistics
-import subprocess
 import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import orjson
 import sqlalchemy as sa
 import uvloop
+from harness import Servers, lift_open_files, machine  # sibling modules, not a package
+from server_load import cpu_by_pid, fresh_database, percentile, pids_named
 from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from scopa.server.store.schema import seats
 from scopa.server.store.storage import async_url
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_load import (  # a sibling script, not a package
-    cpu_by_pid,
-    fresh_database,
-    machine,
-    percentile,
-    pids_named,
-)
 
 DRAIN_SECONDS = 30.0
 ADDRESSES = [f"127.0.1.{k}" for k in range(1, 251)]
@@ -179,44 +168,23 @@ def main() -> int:
     if not 2 <= args.people <= 20000 or not 0 < args.seconds <= 600:
         parser.error("keep it bounded: 2..20000 people, at most 600 seconds")
     print(machine(), flush=True)
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
+    lift_open_files()
     import redis
 
     redis.Redis.from_url(args.redis).flushdb()
     with fresh_database(args.db) as db:
         assert db is not None
         args.db_used = db
-        servers = []
-        try:
+        with Servers() as servers:
             urls = []
             for k in range(args.processes):
                 # Turns never time out during the run: the tables made wait for their people,
                 # and no stand-in's search is counted as the pools' CPU.
-                server = subprocess.Popen(
-                    [sys.executable, "-m", "scopa", "serve", "--port", "0", "--db", db,
-                     "--redis", args.redis, "--name", f"pairing{k + 1}",
-                     "--turn-timeout", "3600"],
-                    stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-                    env={**os.environ, "PYTHONUNBUFFERED": "1"})
-                servers.append(server)
-                assert server.stdout is not None
-                line = server.stdout.readline()
-                if "card room is open at" not in line:
-                    print(f"the server did not start: {line!r}", file=sys.stderr)
-                    return 2
-                urls.append(line.split()[-1])
-                print(f"server: pid {server.pid} at {urls[-1]}")
-            return uvloop.run(main_async(args, urls, [server.pid for server in servers]))
-        finally:
-            for server in servers:
-                server.terminate()
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    server.wait(30)
-                if server.poll() is None:
-                    server.kill()
-                if server.stdout is not None:
-                    server.stdout.close()
+                urls.append(servers.start(
+                    ["--db", db, "--redis", args.redis, "--name", f"pairing{k + 1}",
+                     "--turn-timeout", "3600"]))
+                print(f"server: pid {servers.pids[-1]} at {urls[-1]}")
+            return uvloop.run(main_async(args, urls, servers.pids))
 
 
 if __name__ == "__main__":

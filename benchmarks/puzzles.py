@@ -24,11 +24,10 @@ Prints figures to compare; it never passes or fails.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
 import statistics
 import time
-from pathlib import Path
+
+from harness import machine  # a sibling module, not a package
 
 from scopa.players import LEVELS
 from scopa.puzzles import Puzzle, make
@@ -37,18 +36,6 @@ from scopa.puzzles.sets import PRESETS, shipped
 
 NAMES = {"random": "beginner", "greedy": "casual", "expert": "expert", "master": "master"}
 """The levels as the room names them."""
-
-
-def machine() -> str:
-    """The CPU's model, its cores and the load average: what a figure was measured on."""
-    model = "unknown CPU"
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    load = " ".join(f"{value:.2f}" for value in os.getloadavg())
-    return f"machine: {model}, {os.cpu_count()} cores; load average before the run {load}"
 
 
 def curve(puzzles: list[Puzzle]) -> str:

@@ -45,7 +45,6 @@ import contextlib
 import gc
 import os
 import random
-import resource
 import shutil
 import socket
 import statistics
@@ -60,6 +59,7 @@ from typing import Any
 
 import orjson
 import uvloop
+from harness import Servers, lift_open_files, machine  # a sibling module, not a package
 from websockets.exceptions import ConnectionClosed
 
 from scopa.server.client import Lobby, TableConnection
@@ -370,18 +370,6 @@ async def run(
     return 1 if problems else 0
 
 
-def machine() -> str:
-    """The CPU's model, its cores and the load average: what a figure was measured on."""
-    model = "unknown CPU"
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    load = " ".join(f"{value:.2f}" for value in os.getloadavg())
-    return f"machine: {model}, {os.cpu_count()} cores; load average before the run {load}"
-
-
 def start_profile(path: str, pid: int, seconds: float) -> subprocess.Popen[bytes]:
     """py-spy sampling ``pid`` for ``seconds``, writing collapsed stacks to ``path``: only the
     samples that hold the interpreter lock, so that threads waiting (the database driver's,
@@ -529,9 +517,7 @@ def main() -> int:
         parser.error("--processes 2 or more need --redis and a shared --db (PostgreSQL)")
     if not 1 <= args.tables <= 2000 or not 0 < args.seconds <= 600:
         parser.error("keep it bounded: 1..2000 tables, at most 600 seconds")
-    # A thousand sockets on each side: lift the soft limit on open files (the server inherits it).
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
+    lift_open_files()
     if args.redis:
         import redis
 
@@ -540,43 +526,22 @@ def main() -> int:
         args.db
     ) as given:
         db = given or f"sqlite+aiosqlite:///{folder}/load.db"
-        servers = []
-        urls = []
-        try:
+        with Servers() as servers:
+            urls = []
             for k in range(args.processes):
-                command = [sys.executable, "-m", "scopa", "serve", "--port", "0", "--db", db,
-                           "--bot-delay", "0", "--lobby-writes", "100000/minute",
-                           "--lobby-reads", "100000/minute"]
+                arguments = ["--db", db, "--bot-delay", "0", "--lobby-writes", "100000/minute",
+                             "--lobby-reads", "100000/minute"]
                 if args.redis:
-                    command += ["--redis", args.redis, "--name", f"load{k + 1}"]
-                server = subprocess.Popen(
-                    command, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-                    env={**os.environ, "PYTHONUNBUFFERED": "1"},
-                )
-                servers.append(server)
-                assert server.stdout is not None
-                line = server.stdout.readline()
-                if "card room is open at" not in line:
-                    print(f"the server did not start: {line!r}", file=sys.stderr)
-                    return 2
-                urls.append(line.split()[-1])
-                print(f"server: pid {server.pid} at {urls[-1]} on {db}")
+                    arguments += ["--redis", args.redis, "--name", f"load{k + 1}"]
+                urls.append(servers.start(arguments))
+                print(f"server: pid {servers.pids[-1]} at {urls[-1]} on {db}")
             with contextlib.ExitStack() as stack:
                 front = (
                     stack.enter_context(nginx_in_front(urls, Path(folder)))
                     if args.processes > 1 and args.routing == "nginx"
                     else None
                 )
-                return uvloop.run(run(args, urls, [server.pid for server in servers], front))
-        finally:
-            for server in servers:
-                server.terminate()
-            for server in servers:
-                try:
-                    server.wait(10)
-                except subprocess.TimeoutExpired:
-                    server.kill()
-                    server.wait()
+                return uvloop.run(run(args, urls, servers.pids, front))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,83 @@
+"""What the benchmarks share: the machine a figure was measured on, and the ``scopa serve``
+processes a run starts and stops.
+
+A sibling module, not a package: a benchmark run as ``python benchmarks/X.py`` has this folder
+on its import path and imports it as ``harness``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+from types import TracebackType
+
+
+def machine() -> str:
+    """The CPU's model, its cores and the load average: what a figure was measured on."""
+    model = "unknown CPU"
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    load = " ".join(f"{value:.2f}" for value in os.getloadavg())
+    return f"machine: {model}, {os.cpu_count()} cores; load average before the run {load}"
+
+
+def lift_open_files() -> None:
+    """Thousands of sockets on each side: lift the soft limit on open files as far as the hard
+    one allows, up to 65536 (the servers started afterwards inherit it)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
+
+
+class Servers:
+    """The ``scopa serve`` processes of a run, each on a free loopback port; the ``with`` block
+    stops them all at its end, however it ends."""
+
+    def __init__(self) -> None:
+        self.processes: list[subprocess.Popen[str]] = []
+
+    @property
+    def pids(self) -> list[int]:
+        return [process.pid for process in self.processes]
+
+    def start(self, arguments: list[str]) -> str:
+        """Start ``scopa serve --port 0`` with ``arguments`` and return the URL it opened at.
+        One that does not say it is open ends the run (status 2) with its first line."""
+        process = subprocess.Popen(
+            [sys.executable, "-m", "scopa", "serve", "--port", "0", *arguments],
+            stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        self.processes.append(process)
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        if "card room is open at" not in line:
+            print(f"the server did not start: {line!r}", file=sys.stderr)
+            raise SystemExit(2)
+        return line.split()[-1]
+
+    def __enter__(self) -> Servers:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        for process in self.processes:
+            process.terminate()
+        for process in self.processes:
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            if process.stdout is not None:
+                process.stdout.close()
