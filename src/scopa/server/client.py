@@ -209,14 +209,17 @@ class TableConnection:
         version: int | None = None,
         timeout: float = 30.0,
         ping_interval: float | None = 20.0,
+        cookie: str | None = None,
     ) -> TableConnection:
         """Connect and say hello; returns once the server has welcomed this client.
         ``ping_interval``: seconds between this client's keepalive pings (``None``: it sends
-        none and only answers the server's, as a browser does)."""
+        none and only answers the server's, as a browser does). ``cookie``: the ``Cookie``
+        header to send, so a spectator watches logged in (its account may write)."""
         try:
             socket = await connect(
                 socket_url(url, code), open_timeout=timeout, max_size=2**22,
                 ping_interval=ping_interval,
+                additional_headers={"Cookie": cookie} if cookie else None,
             )
         except (OSError, TimeoutError) as error:
             raise Closed(1006, str(error)) from error

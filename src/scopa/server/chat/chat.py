@@ -1,13 +1,20 @@
 """One table's talk: who may say what, to whom, and what a report keeps.
 
-Everyone at a table (seats and spectators) may send the quick phrases. Free text needs the
-seat's account (:func:`.chat_queries.seat_writer`), past its first :data:`FIRST_MATCHES`
+Everyone at a table (seats and spectators) may send the quick phrases. Free text needs an
+account: the seat's (:func:`.chat_queries.seat_writer`), or a spectator's, which its socket
+read from the session cookie when it said hello (never from what the client sends, and carried
+to the table's owner by the room's own processes); past its first :data:`FIRST_MATCHES`
 finished matches and not silenced by a moderator. A spectator's words go to the spectators
 alone while a match is being played, so nobody watching can pass the players information;
-once it is over (or before it starts) everyone hears them. A seat whose account blocked the
-speaker's hears nothing from them (:func:`.social_queries.seats_blocking`). Each message is
-stored before it is shown (its id is its row's), with the match it was said at, so the match's
-replay can show what everyone saw.
+once it is over (or before it starts) everyone hears them. Whoever's account blocked the
+speaker's hears nothing from them (:func:`.chat_queries.blockers`). Each message is stored
+before it is shown (its id is its row's), with the match it was said at, so the match's replay
+can show what everyone saw.
+
+A socket that says hello is sent the table's last :data:`KEPT` messages it may see (``chat``),
+so a page reloaded, or a person coming back after the table left memory or moved to another
+process, reads what was said before: the table fills its memory of them from the database the
+first time it needs it (:func:`.chat_queries.recent_messages`).
 
 Chat has its own limit per connection (:data:`BURST` messages, then one every
 ``WINDOW / BURST`` seconds): a flood is refused with ``chat_too_fast`` and changes nothing,
@@ -16,6 +23,7 @@ and the socket stays open. It counts against the connection's general limit as w
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import deque
 from collections.abc import Iterable, Sequence
@@ -23,7 +31,7 @@ from types import SimpleNamespace
 from typing import Any, Final, Protocol
 from weakref import WeakKeyDictionary
 
-from ..store import chat_queries, social_queries
+from ..store import chat_queries
 from ..store.storage import Storage, StoredSeat, now
 from ..table.protocol import ProtocolError, ReportRequest, SayRequest, encode
 from ..table.ratelimit import TokenBucket
@@ -38,22 +46,29 @@ WINDOW: Final = 10.0
 CONTEXT: Final = 10
 """Messages a report keeps: the reported one and those said just before it."""
 KEPT: Final = 50
-"""Messages a table keeps in memory, so that they can be reported."""
+"""Messages a table keeps in memory, so that they can be reported, and sends each socket that
+says hello."""
+HIDDEN_KEYS: Final = frozenset({"version", "account"})
+"""What the table keeps of a message besides its ``said`` fields: never sent to a client."""
 
 
 class Talker(Protocol):
-    """A connection at the table: its seat (``None``: a spectator) and outbox."""
+    """A connection at the table: its seat (``None``: a spectator), the account a spectator's
+    socket is logged in as (vouched for by the room) and outbox."""
 
     seat: int | None
     token: str | None
+    account_id: int | None
 
     def push(self, text: str) -> None: ...
 
 
 class Hearer(Protocol):
-    """A connection the table's messages go to: its seat (``None``: a spectator)."""
+    """A connection the table's messages go to: its seat (``None``: a spectator) and, for a
+    spectator, the account its socket is logged in as."""
 
     seat: int | None
+    account_id: int | None
 
     def push(self, text: str) -> None: ...
 
@@ -85,6 +100,30 @@ class TableChat:
         self.recent: deque[dict[str, Any]] = deque(maxlen=KEPT)
         self._buckets: WeakKeyDictionary[Talker, TokenBucket] = WeakKeyDictionary()
         self._spectators: WeakKeyDictionary[Talker, int] = WeakKeyDictionary()
+        self._numbered = 0
+        """The last number given to a spectator: a new one (after one left, after the table
+        came back into memory) is never shown by an old one's."""
+        self._loading: asyncio.Task[None] | None = None
+        """Filling :attr:`recent` from the database, once, before it is first read or added to."""
+
+    async def _loaded(self, code: str) -> None:
+        if self._loading is None:
+            self._loading = asyncio.create_task(self._load(code))
+        try:
+            await asyncio.shield(self._loading)
+        except Exception:
+            # The talk goes on without what was said before; the next hello tries again.
+            log.exception("table %s: could not read its chat", code)
+            self._loading = None
+
+    async def _load(self, code: str) -> None:
+        stored = await chat_queries.recent_messages(self._storage, code, KEPT)
+        known = {message["id"] for message in stored}
+        # Anything said while the rows were read came after them.
+        later = [message for message in self.recent if message["id"] not in known]
+        self.recent.clear()
+        self.recent.extend(stored + later)
+        self._numbered = max([self._numbered, *(m["spectator"] or 0 for m in stored)])
 
     def _admit(self, talker: Talker, ref: str | int | None) -> None:
         bucket = self._buckets.get(talker)
@@ -100,7 +139,8 @@ class TableChat:
     def _spectator_number(self, talker: Talker) -> int:
         number = self._spectators.get(talker)
         if number is None:
-            number = self._spectators[talker] = len(self._spectators) + 1
+            self._numbered += 1
+            number = self._spectators[talker] = self._numbered
         return number
 
     async def say(self, table: Table, talker: Talker, request: SayRequest) -> None:
@@ -108,16 +148,19 @@ class TableChat:
         :class:`ProtocolError` and nothing is stored or sent."""
         self._admit(talker, request.ref)
         seat = talker.seat
-        account_id = None
+        account_id = None if seat is not None else talker.account_id
         if request.text is not None:
-            account_id = await self._may_write(table, seat, request.ref)
+            account_id = await self._may_write(table, talker, request.ref)
+        await self._loaded(table.code)
+        # Not shown to whoever's account blocked the speaker's (issue 23, item 2).
+        blocked = await chat_queries.blockers(self._storage, table.code, seat, account_id)
         playing = table.status == "playing"
         values: dict[str, Any] = {
             "table_code": table.code,
             "match_id": table.match_id,
             "seat": seat,
             "spectator": None if seat is not None else self._spectator_number(talker),
-            "account_id": account_id,
+            "account_id": blocked.speaker,
             "name": None if seat is None else table.seats[seat].name,
             "phrase": request.phrase,
             "text": request.text,
@@ -132,25 +175,24 @@ class TableChat:
                 "server_error", "the message could not be stored; say it again", request.ref
             ) from None
         said = chat_queries.said(SimpleNamespace(id=message_id, **values))
-        self.recent.append({**said, "version": table.version})
+        self.recent.append({**said, "version": table.version, "account": blocked.speaker})
         text = encode({"type": "said", "table": table.code, **said})
-        # Not shown to a seat whose account blocked the speaker's (issue 23, item 2).
-        hidden = set() if seat is None else await social_queries.seats_blocking(
-            self._storage, table.code, seat)
         for listener in list(table.listeners):
-            if listener.seat in hidden:
+            if listener.seat in blocked.seats or (
+                listener.seat is None and listener.account_id in blocked.accounts
+            ):
                 continue
             if said["audience"] == "all" or listener.seat is None:
                 listener.push(text)
 
-    async def _may_write(self, table: Table, seat: int | None, ref: str | int | None) -> int:
-        """The account writing free text from ``seat``, if it may (else ``phrases_only``)."""
-        if seat is None:
-            raise ProtocolError(
-                "phrases_only", "spectators send the quick phrases: free text is the players'",
-                ref,
-            )
-        writer = await chat_queries.seat_writer(self._storage, table.code, seat)
+    async def _may_write(self, table: Table, talker: Talker, ref: str | int | None) -> int:
+        """The account writing free text from ``talker``'s seat or, for a spectator, its
+        socket's, if it may (else ``phrases_only``)."""
+        writer: chat_queries.Writer | None = None
+        if talker.seat is not None:
+            writer = await chat_queries.seat_writer(self._storage, table.code, talker.seat)
+        elif talker.account_id is not None:
+            writer = await chat_queries.account_writer(self._storage, talker.account_id)
         if writer is None:
             raise ProtocolError(
                 "phrases_only", "guests send the quick phrases: log in to write your own words",
@@ -177,6 +219,7 @@ class TableChat:
         reporter (``reported``). Only a message this table still holds and showed the reporter
         may be reported (``no_message`` otherwise)."""
         self._admit(talker, request.ref)
+        await self._loaded(table.code)
         shown = [
             message for message in self.recent
             if message["audience"] == "all" or talker.seat is None
@@ -188,7 +231,7 @@ class TableChat:
                 request.ref,
             )
         message = shown[at]
-        reporter = None
+        reporter = talker.account_id if talker.seat is None else None
         if talker.seat is not None:
             writer = await chat_queries.seat_writer(self._storage, table.code, talker.seat)
             reporter = None if writer is None else writer.account_id
@@ -214,6 +257,24 @@ class TableChat:
         if request.ref is not None:
             answer["ref"] = request.ref
         talker.push(encode(answer))
+
+
+    async def welcome(self, table: Table, hearer: Hearer) -> None:
+        """Send ``hearer``, who has just said hello, the table's last messages it may see
+        (``chat``): a seat does not get the spectators' words said during a match, nor anyone
+        the words of an account theirs blocked. Nothing when nothing was said."""
+        await self._loaded(table.code)
+        shown = [m for m in self.recent if m["audience"] == "all" or hearer.seat is None]
+        if not shown:
+            return
+        blocked = await chat_queries.blocked_by(
+            self._storage, table.code, hearer.seat, hearer.account_id if hearer.seat is None
+            else None)
+        said = [
+            {key: value for key, value in message.items() if key not in HIDDEN_KEYS}
+            for message in shown if message["account"] not in blocked
+        ]
+        hearer.push(encode({"type": "chat", "table": table.code, "said": said}))
 
 
 def _context(messages: list[dict[str, Any]], message: dict[str, Any]) -> list[dict[str, Any]]:

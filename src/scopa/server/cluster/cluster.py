@@ -66,6 +66,9 @@ class Relayed(Protocol):
     continues: bool
     """Its hello said the client continues after a round's breakdown: every owner holds a
     round's end for it, as for a socket of its own."""
+    account_id: int | None
+    """A spectator's account, read from its cookie here: each owner is told it, and trusts
+    it, as it comes from a process of the room."""
 
     def push(self, text: str) -> None: ...
 
@@ -86,7 +89,8 @@ class RemoteListener:
     """At the owner: a socket held by another process, listening to one of its tables."""
 
     def __init__(
-        self, cluster: Cluster, process: str, conn: str, token: str | None, table: Table
+        self, cluster: Cluster, process: str, conn: str, token: str | None, table: Table,
+        account_id: int | None = None,
     ) -> None:
         self.cluster = cluster
         self.process = process
@@ -94,6 +98,7 @@ class RemoteListener:
         self.token = token
         self.table = table
         self.seat: int | None = None
+        self.account_id = account_id
 
     def push(self, text: str) -> None:
         self.cluster.send(self.process, {"op": "push", "conn": self.conn, "text": text})
@@ -326,7 +331,9 @@ class Cluster:
                 self.remotes[conn] = known
                 return
             known.table.detach(known)
-        remote = RemoteListener(self, process, conn, message.get("token"), where)
+        account = message.get("account")
+        remote = RemoteListener(self, process, conn, message.get("token"), where,
+                                account if isinstance(account, int) else None)
         since = message.get("since") or [None, None]
         if await where.seat_listener(
             remote, remote.token, (since[0], since[1]), welcome=not message.get("again"),
@@ -417,7 +424,8 @@ class Cluster:
                 self.send(where, {"op": "attach", "from": self.hub.name, "conn": conn,
                                   "code": relayed.code, "token": relayed.token,
                                   "again": relayed.welcomed, "since": list(relayed.seen),
-                                  "continues": relayed.continues})
+                                  "continues": relayed.continues,
+                                  "account": relayed.account_id})
             for text in self._held.pop(conn, []):
                 await relayed.resend(text)
 

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from .schema import (
     account_matches,
     account_sanctions,
+    blocks,
     chat_messages,
     chat_reports,
     seat_accounts,
@@ -47,22 +48,111 @@ async def seat_writer(storage: Storage, code: str, seat: int) -> Writer | None:
         ).scalar()
         if account_id is None:
             return None
-        finished = (
-            await connection.execute(
-                sa.select(sa.func.count()).select_from(account_matches).where(
-                    account_matches.c.account_id == account_id
-                )
+        return await _weigh(connection, account_id)
+
+
+async def account_writer(storage: Storage, account_id: int) -> Writer:
+    """Account ``account_id`` as the chat weighs it: a logged-in spectator's."""
+    async with storage.engine.connect() as connection:
+        return await _weigh(connection, account_id)
+
+
+async def _weigh(connection: AsyncConnection, account_id: int) -> Writer:
+    finished = (
+        await connection.execute(
+            sa.select(sa.func.count()).select_from(account_matches).where(
+                account_matches.c.account_id == account_id
             )
-        ).scalar_one()
-        # A ban silences too: the seats a banned account still holds keep the phrases only.
-        silenced = (
-            await connection.execute(
-                sa.select(account_sanctions.c.reason)
-                .where(account_sanctions.c.account_id == account_id)
-                .order_by(account_sanctions.c.kind)  # "ban" before "silence"
-            )
-        ).scalars().first()
+        )
+    ).scalar_one()
+    # A ban silences too: the seats a banned account still holds keep the phrases only.
+    silenced = (
+        await connection.execute(
+            sa.select(account_sanctions.c.reason)
+            .where(account_sanctions.c.account_id == account_id)
+            .order_by(account_sanctions.c.kind)  # "ban" before "silence"
+        )
+    ).scalars().first()
     return Writer(account_id, finished, silenced)
+
+
+@dataclass(frozen=True)
+class Blockers:
+    """Who blocked a speaker: the account speaking (None: a guest), the seats at its table
+    whose accounts blocked it, and every account that blocked it (for the spectators)."""
+
+    speaker: int | None
+    seats: frozenset[int]
+    accounts: frozenset[int]
+
+
+async def blockers(storage: Storage, code: str, seat: int | None, account: int | None) -> Blockers:
+    """Who at table ``code`` blocked the one speaking: ``account`` (a logged-in spectator's or
+    a writing seat's) or else the account holding ``seat``."""
+    async with storage.engine.connect() as connection:
+        if account is None and seat is not None:
+            account = (
+                await connection.execute(
+                    sa.select(seat_accounts.c.account_id).where(
+                        seat_accounts.c.table_code == code, seat_accounts.c.seat == seat
+                    )
+                )
+            ).scalar()
+        if account is None:
+            return Blockers(None, frozenset(), frozenset())
+        accounts = frozenset(
+            int(value) for value in (
+                await connection.execute(
+                    sa.select(blocks.c.blocker_id).where(blocks.c.blocked_id == account)
+                )
+            ).scalars()
+        )
+        seats: frozenset[int] = frozenset()
+        if accounts:
+            seats = frozenset(
+                int(value) for value in (
+                    await connection.execute(
+                        sa.select(seat_accounts.c.seat).where(
+                            seat_accounts.c.table_code == code,
+                            seat_accounts.c.account_id.in_(accounts),
+                        )
+                    )
+                ).scalars()
+            )
+    return Blockers(account, seats, accounts)
+
+
+async def blocked_by(storage: Storage, code: str, seat: int | None, account: int | None
+                     ) -> frozenset[int]:
+    """The accounts a hearer blocked: ``account`` (a logged-in spectator's) or else the
+    account holding ``seat`` at table ``code``; none for a guest."""
+    query = sa.select(blocks.c.blocked_id)
+    if account is not None:
+        query = query.where(blocks.c.blocker_id == account)
+    elif seat is not None:
+        query = query.join(seat_accounts, seat_accounts.c.account_id == blocks.c.blocker_id).where(
+            seat_accounts.c.table_code == code, seat_accounts.c.seat == seat
+        )
+    else:
+        return frozenset()
+    async with storage.engine.connect() as connection:
+        return frozenset(int(value) for value in (await connection.execute(query)).scalars())
+
+
+async def recent_messages(storage: Storage, code: str, count: int) -> list[dict[str, Any]]:
+    """The last ``count`` messages said at table ``code``, oldest first, as the table keeps
+    them: ``said``'s fields with the speaker's ``account`` (the version they were said at is
+    not stored: ``None``)."""
+    async with storage.engine.connect() as connection:
+        rows = (
+            await connection.execute(
+                sa.select(chat_messages)
+                .where(chat_messages.c.table_code == code)
+                .order_by(chat_messages.c.id.desc())
+                .limit(count)
+            )
+        ).all()
+    return [{**said(row), "version": None, "account": row.account_id} for row in reversed(rows)]
 
 
 async def insert_message(storage: Storage, values: dict[str, Any]) -> int:

@@ -244,22 +244,3 @@ async def seated_accounts(storage: Storage, code: str) -> list[int]:
             )
         ).scalars().all()
     return [int(value) for value in found]
-
-
-async def seats_blocking(storage: Storage, code: str, seat: int) -> set[int]:
-    """The seats at table ``code`` whose accounts blocked the account holding ``seat``: those
-    the chat does not show that seat's words to."""
-    speaker = seat_accounts.alias("speaker")
-    hearer = seat_accounts.alias("hearer")
-    async with storage.engine.connect() as connection:
-        found = (
-            await connection.execute(
-                sa.select(hearer.c.seat)
-                .select_from(speaker)
-                .join(blocks, blocks.c.blocked_id == speaker.c.account_id)
-                .join(hearer, hearer.c.account_id == blocks.c.blocker_id)
-                .where(speaker.c.table_code == code, speaker.c.seat == seat,
-                       hearer.c.table_code == code)
-            )
-        ).scalars().all()
-    return {int(value) for value in found}

@@ -25,10 +25,12 @@ from .tables import Table
 
 
 class Peer(Protocol):
-    """A client of the table: its seat (``None``: a spectator), token and outbox."""
+    """A client of the table: its seat (``None``: a spectator), token, a spectator's account
+    (its socket's, for the chat) and outbox."""
 
     seat: int | None
     token: str | None
+    account_id: int | None
 
     def push(self, text: str) -> None: ...
 

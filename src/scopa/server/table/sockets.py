@@ -22,6 +22,7 @@ from typing import Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..chat.spectators import spectator_account
 from ..cluster.cluster import Cluster
 from ..settings import Settings
 from . import commands
@@ -54,6 +55,8 @@ class Connection:
         self.settings = settings
         self.seat: int | None = None
         self.token: str | None = None
+        self.account_id: int | None = None
+        """A spectator's account, from its session cookie (:mod:`scopa.server.chat.spectators`)."""
         self.continues = False
         """Whether its hello said it sends ``continue`` after a round's breakdown."""
         self.table: Table | None = None
@@ -235,6 +238,8 @@ class Connection:
         room.strangers -= 1
         self.code, self.token = normalise_code(code), hello.token
         self.continues = hello.continues
+        if hello.token is None:
+            self.account_id = await spectator_account(self.socket)
         if isinstance(where, Table):
             if await where.seat_listener(
                 self, hello.token, (hello.match, hello.version), continues=hello.continues
@@ -245,8 +250,8 @@ class Connection:
         # is asked to hand the table over to this process.
         self.owner, self.relay_id = where, cluster.new_id()
         self.seen = (hello.match, hello.version)
-        cluster.relay(self, self.relay_id,
-                      {"since": list(self.seen), "continues": self.continues})
+        cluster.relay(self, self.relay_id, {"since": list(self.seen), "continues": self.continues,
+                                            "account": self.account_id})
 
 
 async def table_socket(socket: WebSocket, code: str) -> None:

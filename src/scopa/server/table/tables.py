@@ -51,9 +51,11 @@ class LobbyError(Exception):
 
 
 class Listener(Protocol):
-    """A connection that receives this table's messages for one seat (``None``: a spectator)."""
+    """A connection that receives this table's messages for one seat (``None``: a spectator);
+    a spectator's socket has the account it is logged in as, which the chat reads."""
 
     seat: int | None
+    account_id: int | None
 
     def push(self, text: str) -> None:
         """Queue ``text`` for the client; never blocks."""
@@ -392,6 +394,7 @@ class Table:
                 self.stand_ins.discard(seat)
                 await self._save_stand_ins()
             self.attach(listener, since, came_back)
+        await self.chat.welcome(self, listener)
         return True
 
     def attach(
