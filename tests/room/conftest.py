@@ -1,12 +1,12 @@
 """The card room's tests: a running server for a test that wants one, on SQLite or on each
 database the room runs on."""
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
-from .server_support import Server, fresh_postgres, running_server, settings_for
+from .server_support import KeptLoop, Server, fresh_postgres, running_server, settings_for
 
 
 @pytest.fixture
@@ -27,3 +27,11 @@ async def stored_server(request: pytest.FixtureRequest, tmp_path: Path) -> Async
             settings_for(tmp_path, db_url=url)
         ) as running:
             yield running
+
+
+@pytest.fixture(scope="module", params=["memory", "redis"])
+def kept_loop(request: pytest.FixtureRequest) -> Iterator[KeptLoop]:
+    """An event loop for a module's property tests, in memory and with a real Redis."""
+    opened = KeptLoop(request.param)
+    yield opened
+    opened.close()

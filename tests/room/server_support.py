@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis.asyncio as redis
 import sqlalchemy as sa
 import uvicorn
 
@@ -322,3 +323,41 @@ def process_wait(process: subprocess.Popen[Any], seconds: float) -> None:
     """Wait up to ``seconds`` for ``process`` to end (a bounded wait between two tries)."""
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(seconds)
+
+
+class KeptLoop:
+    """One event loop kept open across a property test's examples (a module's fixture outlives
+    them, and hypothesis runs each example as a plain call), with, for ``kind`` "redis", a
+    client on a fresh database of the test Redis server; "memory" has none."""
+
+    def __init__(self, kind: str) -> None:
+        self.runner = asyncio.Runner()
+        self._redis: contextlib.AbstractAsyncContextManager[str] | None = None
+        self.client: redis.Redis | None = None
+        if kind == "redis":
+            if not REDIS:
+                pytest.skip(NO_REDIS)
+            self._redis = fresh_redis()
+            url = self.runner.run(self._redis.__aenter__())
+            self.client = redis.Redis.from_url(url, decode_responses=True)
+
+    def emptied(self) -> redis.Redis | None:
+        """The Redis client with its database emptied, for a new example (None: in memory)."""
+        client = self.client
+        if client is not None:
+
+            async def empty() -> None:
+                await client.flushdb()
+
+            self.runner.run(empty())
+        return client
+
+    def run(self, work: Any) -> Any:
+        return self.runner.run(work)
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.runner.run(self.client.aclose())
+        if self._redis is not None:
+            self.runner.run(self._redis.__aexit__(None, None, None))
+        self.runner.close()

@@ -4,20 +4,15 @@ is refused), and a challenger has one open challenge to a person at a time."""
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import Iterator
-from contextlib import AbstractAsyncContextManager
 from typing import Any
 
-import pytest
-import redis.asyncio as redis
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scopa.server.social.book import Book, Challenge, Clock, LocalBook, RedisBook
 
-from .server_support import REDIS, fresh_redis
+from .server_support import KeptLoop
 
 PEOPLE = 3
 STATES = ["accepted", "declined", "expired"]
@@ -31,56 +26,18 @@ steps = st.lists(
 )
 
 
-class Room:
-    """A book kept open in one event loop across a test's examples."""
-
-    def __init__(self, kind: str) -> None:
-        self.runner = asyncio.Runner()
-        self.kind = kind
-        self._redis: AbstractAsyncContextManager[str] | None = None
-        self.client: redis.Redis | None = None
-        if kind == "redis":
-            if not REDIS:
-                pytest.skip("no Redis: scripts/test.sh starts one")
-            self._redis = fresh_redis()
-            url = self.runner.run(self._redis.__aenter__())
-            self.client = redis.Redis.from_url(url, decode_responses=True)
-
-    def fresh(self, clock: Clock = time.time) -> Book:
-        if self.client is None:
-            return LocalBook(clock)
-        client = self.client
-
-        async def empty() -> None:
-            await client.flushdb()
-
-        self.runner.run(empty())
-        return RedisBook(client, clock)
-
-    def run(self, work: Any) -> Any:
-        return self.runner.run(work)
-
-    def close(self) -> None:
-        if self.client is not None:
-            self.runner.run(self.client.aclose())
-        if self._redis is not None:
-            self.runner.run(self._redis.__aexit__(None, None, None))
-        self.runner.close()
-
-
-@pytest.fixture(scope="module", params=["memory", "redis"])
-def room(request: pytest.FixtureRequest) -> Iterator[Room]:
-    opened = Room(request.param)
-    yield opened
-    opened.close()
+def fresh_book(loop: KeptLoop, clock: Clock = time.time) -> Book:
+    """An empty book in memory, or in the loop's emptied Redis database."""
+    client = loop.emptied()
+    return LocalBook(clock) if client is None else RedisBook(client, clock)
 
 
 @settings(max_examples=60, deadline=None)
 @given(steps)
 def test_each_challenge_is_settled_once_and_one_is_open_per_pair(
-    room: Room, script: list[tuple[Any, ...]]
+    kept_loop: KeptLoop, script: list[tuple[Any, ...]]
 ) -> None:
-    book = room.fresh()
+    book = fresh_book(kept_loop)
 
     async def play() -> None:
         made: list[Challenge] = []
@@ -115,12 +72,14 @@ def test_each_challenge_is_settled_once_and_one_is_open_per_pair(
                 kept = await book.get(challenge.id)
                 assert kept is not None and kept.state == settled[challenge.id]
 
-    room.run(play())
+    kept_loop.run(play())
 
 
-def test_an_answer_after_the_time_is_refused_but_the_expiry_settles_it(room: Room) -> None:
+def test_an_answer_after_the_time_is_refused_but_the_expiry_settles_it(
+    kept_loop: KeptLoop,
+) -> None:
     moment = [time.time()]
-    book = room.fresh(lambda: moment[0])
+    book = fresh_book(kept_loop, lambda: moment[0])
 
     async def play() -> None:
         late = Challenge(id="late", from_id=1, from_name="Ada", to_id=2, to_name="Bea",
@@ -137,4 +96,4 @@ def test_an_answer_after_the_time_is_refused_but_the_expiry_settles_it(room: Roo
         assert expired is not None and expired.state == "expired"
         assert await book.settle(late, "expired") is None
 
-    room.run(play())
+    kept_loop.run(play())

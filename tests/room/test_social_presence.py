@@ -5,19 +5,12 @@ their followers are told once)."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Iterator
-from contextlib import AbstractAsyncContextManager
-from typing import Any
-
-import pytest
-import redis.asyncio as redis
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scopa.server.social.presence import LocalPresence, Presence, RedisPresence
 
-from .server_support import REDIS, fresh_redis
+from .server_support import KeptLoop
 
 PEOPLE = ["account:1", "account:2", "account:3"]
 SOCKETS = 3
@@ -28,56 +21,22 @@ steps = st.lists(
 )
 
 
-class Processes:
-    """Two processes' presences (one alone shares its memory), kept in one event loop."""
-
-    def __init__(self, kind: str) -> None:
-        self.runner = asyncio.Runner()
-        self._redis: AbstractAsyncContextManager[str] | None = None
-        self.client: redis.Redis | None = None
-        if kind == "redis":
-            if not REDIS:
-                pytest.skip("no Redis: scripts/test.sh starts one")
-            self._redis = fresh_redis()
-            url = self.runner.run(self._redis.__aenter__())
-            self.client = redis.Redis.from_url(url, decode_responses=True)
-
-    def fresh(self) -> list[Presence]:
-        client = self.client
-        if client is None:
-            alone = LocalPresence()
-            return [alone, alone]
-
-        async def empty() -> None:
-            await client.flushdb()
-
-        self.runner.run(empty())
-        return [RedisPresence(client, "p0"), RedisPresence(client, "p1")]
-
-    def run(self, work: Any) -> Any:
-        return self.runner.run(work)
-
-    def close(self) -> None:
-        if self.client is not None:
-            self.runner.run(self.client.aclose())
-        if self._redis is not None:
-            self.runner.run(self._redis.__aexit__(None, None, None))
-        self.runner.close()
-
-
-@pytest.fixture(scope="module", params=["memory", "redis"])
-def processes(request: pytest.FixtureRequest) -> Iterator[Processes]:
-    opened = Processes(request.param)
-    yield opened
-    opened.close()
+def fresh_presences(loop: KeptLoop) -> list[Presence]:
+    """Two processes' presences: in memory one alone (it shares its memory), or two on the
+    loop's emptied Redis database."""
+    client = loop.emptied()
+    if client is None:
+        alone = LocalPresence()
+        return [alone, alone]
+    return [RedisPresence(client, "p0"), RedisPresence(client, "p1")]
 
 
 @settings(max_examples=60, deadline=None)
 @given(steps)
 def test_a_person_is_online_exactly_while_a_socket_of_theirs_is_open(
-    processes: Processes, script: list[tuple[int, str, int]]
+    kept_loop: KeptLoop, script: list[tuple[int, str, int]]
 ) -> None:
-    presences = processes.fresh()
+    presences = fresh_presences(kept_loop)
 
     async def play() -> None:
         open_sockets: set[tuple[int, str, int]] = set()
@@ -99,4 +58,4 @@ def test_a_person_is_online_exactly_while_a_socket_of_theirs_is_open(
             await each.close()
         assert await presences[0].online(PEOPLE) == set()
 
-    processes.run(play())
+    kept_loop.run(play())
