@@ -2,7 +2,7 @@
 // table (js/table.js) keeps what is said as it comes and counts it on its bar's button, and
 // loads this module, with chat.css, when the button is first pressed, so that a table's first
 // load does not fetch it. The panel has the five quick phrases (sent as their ids, shown in the
-// reader's language), a text box for a logged-in player, and what was said, each message with
+// reader's language), a text box for a logged-in person, and what was said, each message with
 // a mute toggle for its sender and a report button. Everything said is put in the page as text
 // (the builder's text nodes), never as HTML. Muting is this browser's alone: kept for the table
 // in sessionStorage, so it lasts while the tab is open and the server knows nothing of it. The panel lies over the felt under the bar and ends above your hand
@@ -30,7 +30,7 @@ export const isMuted = (code, message) => mutedAt(code).has(sender(message));
 // The panel for the table `code`'s chat state `c` (table.js): `send(message)` says whether it
 // went out, `changed()` redraws, `toggle(open)` opens or shuts the panel; `nameOf(seat)`
 // names a seat as the table does ("You" for yours), `mySeat` is yours (null for a spectator),
-// and `canWrite` offers the text box (a logged-in player).
+// and `canWrite` offers the text box (a logged-in player or spectator).
 export function chatPanel(c, { code, send, changed, toggle, nameOf, mySeat, canWrite }) {
   const muted = mutedAt(code);
   const say = (body) => {

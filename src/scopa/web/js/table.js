@@ -57,6 +57,7 @@ export function showTable(main, code) {
   function receive(message) {
     if (message.type === "welcome") s.seat = message.seat;
     else if (message.type === "said") keepSaid(message);
+    else if (message.type === "chat") keepChat(message);
     else if (message.type === "reported") chat.reported.add(message.id);
     else if (message.type === "error" && message.ref === CHAT_REF) chat.problem = message;
     else if (message.type === "table") s.table = message.table;
@@ -81,8 +82,17 @@ export function showTable(main, code) {
   }
 
   function keepSaid(message) {
+    if (chat.said.some((kept) => kept.id === message.id)) return;  // came with `chat` too
     chat.said = [...chat.said, message].slice(-50);  // the 50 the table can have reported
     if (!chat.open && !chatModule?.isMuted(code, message)) chat.unread += 1;
+  }
+
+  // What was said before this socket came (after a reload, or the table's coming back from
+  // the database): kept with what this page already has, once each, and not counted as unread.
+  function keepChat(message) {
+    const earlier = new Set(message.said.map((kept) => kept.id));
+    chat.said = [...message.said, ...chat.said.filter((kept) => !earlier.has(kept.id))]
+      .sort((a, b) => a.id - b.id).slice(-50);
   }
 
   function toggleChat(open = !chat.open) {
@@ -117,7 +127,7 @@ export function showTable(main, code) {
     const module = chat.open ? chatModule : null;
     return module ? module.chatPanel(chat, { code, send: (message) => socket.send(message),
       changed: render, toggle: toggleChat, nameOf: seatName, mySeat: s.seat,
-      canWrite: s.seat !== null && Boolean(s.account) }) : null;
+      canWrite: Boolean(s.account) }) : null;
   }
 
   const fitChat = () => chatModule?.fitPanel(main);
