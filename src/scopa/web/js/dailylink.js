@@ -4,36 +4,14 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { onDemand, standIn } from "./ondemand.js";
 
-let loaded = null;
-
-function dailyModule() {
-  if (!loaded) {
-    const styles = new URL("../daily.css", import.meta.url).href;
-    if (!document.querySelector(`link[href="${styles}"]`)) {
-      document.head.append(h("link", { rel: "stylesheet", href: styles }));
-    }
-    // Named without "./": a module loaded on demand is not one the page preloads.
-    loaded = import(new URL("daily.js", import.meta.url).href);
-  }
-  return loaded;
-}
+const dailyModule = onDemand("daily.js", "daily.css");
 
 // The screen for "#/daily", standing in until the module is there.
 export function showDaily(main) {
-  let screen = null;
-  let closed = false;
-  main.replaceChildren(h("p", {}, t("daily.loading")));
-  dailyModule().then((module) => {
-    if (!closed) screen = module.showDaily(main);
-  });
-  return {
-    render: () => screen?.render(),
-    close() {
-      closed = true;
-      screen?.close();
-    },
-  };
+  return standIn(main, h("p", {}, t("daily.loading")), dailyModule,
+    (module) => module.showDaily(main));
 }
 
 // The lobby's card for the day's deal: a link at once; once the server says, what it leads to

@@ -5,15 +5,10 @@
 
 import { whoAmI } from "./account.js";
 import { h } from "./dom.js";
+import { onDemand } from "./ondemand.js";
 
-let loaded = null;
-
-// The friends' module (with the challenges' it imports), fetched once. Named without "./": a
-// module loaded on demand is not one the page preloads.
-export function friendsModule() {
-  loaded ??= import(new URL("friends.js", import.meta.url).href);
-  return loaded;
-}
+// The friends' module (with the challenges' it imports), fetched once.
+export const friendsModule = onDemand("friends.js");
 
 function later(make) {
   const spot = h("div", { hidden: true });

@@ -5,37 +5,14 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { onDemand, standIn } from "./ondemand.js";
 
-let loaded = null;
-
-// The puzzles' module and its styles, fetched once (the styles by a <link>, as the page's own).
-function puzzlesModule() {
-  if (!loaded) {
-    const styles = new URL("../puzzles.css", import.meta.url).href;
-    if (!document.querySelector(`link[href="${styles}"]`)) {
-      document.head.append(h("link", { rel: "stylesheet", href: styles }));
-    }
-    // Named without "./": a module loaded on demand is not one the page preloads.
-    loaded = import(new URL("puzzles.js", import.meta.url).href);
-  }
-  return loaded;
-}
+const puzzlesModule = onDemand("puzzles.js", "puzzles.css");
 
 // The screen for "#/puzzles…", standing in until the module is there.
 export function showPuzzles(main, hash) {
-  let screen = null;
-  let closed = false;
-  main.replaceChildren(h("p", {}, t("puzzle.loading")));
-  puzzlesModule().then((module) => {
-    if (!closed) screen = module.showPuzzles(main, hash);
-  });
-  return {
-    render: () => screen?.render(),
-    close() {
-      closed = true;
-      screen?.close();
-    },
-  };
+  return standIn(main, h("p", {}, t("puzzle.loading")), puzzlesModule,
+    (module) => module.showPuzzles(main, hash));
 }
 
 // The lobby's card for the day's puzzle: a link at once, its rating once the server says.

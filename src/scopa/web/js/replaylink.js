@@ -3,34 +3,12 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { onDemand, standIn } from "./ondemand.js";
 
-let loaded = null;
-
-function replayModule() {
-  if (!loaded) {
-    const styles = new URL("../replay.css", import.meta.url).href;
-    if (!document.querySelector(`link[href="${styles}"]`)) {
-      document.head.append(h("link", { rel: "stylesheet", href: styles }));
-    }
-    // Named without "./": a module loaded on demand is not one the page preloads.
-    loaded = import(new URL("replay.js", import.meta.url).href);
-  }
-  return loaded;
-}
+const replayModule = onDemand("replay.js", "replay.css");
 
 // The screen for "#/m/ID", standing in until the module is there.
 export function showReplay(main, matchId) {
-  let screen = null;
-  let closed = false;
-  main.replaceChildren(h("section", { class: "panel" }, h("p", {}, t("replay.loading"))));
-  replayModule().then((module) => {
-    if (!closed) screen = module.showReplay(main, matchId);
-  });
-  return {
-    render: () => screen?.render(),
-    close() {
-      closed = true;
-      screen?.close();
-    },
-  };
+  return standIn(main, h("section", { class: "panel" }, h("p", {}, t("replay.loading"))),
+    replayModule, (module) => module.showReplay(main, matchId));
 }

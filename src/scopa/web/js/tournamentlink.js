@@ -5,36 +5,14 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { onDemand, standIn } from "./ondemand.js";
 
-let loaded = null;
-
-function tournamentsModule() {
-  if (!loaded) {
-    const styles = new URL("../tournaments.css", import.meta.url).href;
-    if (!document.querySelector(`link[href="${styles}"]`)) {
-      document.head.append(h("link", { rel: "stylesheet", href: styles }));
-    }
-    // Named without "./": a module loaded on demand is not one the page preloads.
-    loaded = import(new URL("tournaments.js", import.meta.url).href);
-  }
-  return loaded;
-}
+const tournamentsModule = onDemand("tournaments.js", "tournaments.css");
 
 // The screen for "#/tournaments/…", standing in until the module is there.
 export function showTournament(main, hash) {
-  let screen = null;
-  let closed = false;
-  main.replaceChildren(h("p", {}, t("tournament.loading")));
-  tournamentsModule().then((module) => {
-    if (!closed) screen = module.showTournament(main, hash);
-  });
-  return {
-    render: () => screen?.render(),
-    close() {
-      closed = true;
-      screen?.close();
-    },
-  };
+  return standIn(main, h("p", {}, t("tournament.loading")), tournamentsModule,
+    (module) => module.showTournament(main, hash));
 }
 
 // When a tournament is, in words: when it starts, until when an arena runs, or that it ended.
