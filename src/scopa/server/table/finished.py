@@ -57,6 +57,11 @@ class MatchEnds:
     def subscribe(self, subscriber: Subscriber) -> None:
         self._subscribers.append(subscriber)
 
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        """``subscriber`` is told no more (what follows a match may be switched off; a test
+        switches one off to play a process that died before it was told)."""
+        self._subscribers.remove(subscriber)
+
     async def announce(self, match: FinishedMatch) -> None:
         """Tell every subscriber, one after the other. A subscriber that fails is logged and
         the others are still told: the match is over and stored whatever they do."""
