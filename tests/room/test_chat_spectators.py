@@ -43,6 +43,7 @@ async def test_a_logged_in_spectator_writes_to_the_spectators_then_to_everyone(
             assert (message["text"], message["from"], message["audience"]) == (
                 "forza Ada", None, "spectators")
             assert message["spectator"] == 1 and message["name"] is None
+            assert message.get("yours") is (True if connection is writer else None)
         await ada.connection.say("good_luck")
         # The players' next word is Ada's: the spectator's text never reached them.
         for connection in (ada.connection, guest.connection, writer, watcher):

@@ -59,6 +59,8 @@ def test_a_logged_in_spectator_writes_and_another_spectator_reads_it(
     anna.page.wait_for_selector("#chat-messages .said")
     assert anna.page.inner_text("#chat-messages .said .words") == "Forza Ada, <b>brava</b>!"
     assert anna.page.locator("#chat-panel .chat-problem").count() == 0
+    # Her own words: no button to mute or report herself.
+    assert anna.page.locator("#chat-messages .said .said-tools").count() == 0
     screenshot(anna.page, "chat-spectator-writes")
 
     watcher.page.wait_for_selector("#chat-button .unread")
@@ -66,6 +68,7 @@ def test_a_logged_in_spectator_writes_and_another_spectator_reads_it(
     assert watcher.page.locator("#chat-text").count() == 0, "a guest watching writes no text"
     line = watcher.page.locator("#chat-messages .said").first
     assert line.locator(".words").inner_text() == "Forza Ada, <b>brava</b>!"
+    assert line.locator("button.report").count() == 1  # another's words may be reported
     assert line.locator(".tag").count() == 1  # the spectators' own, while the match is played
     screenshot(watcher.page, "chat-spectator-reads-phone-it")
 

@@ -177,13 +177,15 @@ class TableChat:
         said = chat_queries.said(SimpleNamespace(id=message_id, **values))
         self.recent.append({**said, "version": table.version, "account": blocked.speaker})
         text = encode({"type": "said", "table": table.code, **said})
+        # The speaker's copy says so: a spectator's page knows its words by nothing else.
+        yours = encode({"type": "said", "table": table.code, **said, "yours": True})
         for listener in list(table.listeners):
             if listener.seat in blocked.seats or (
                 listener.seat is None and listener.account_id in blocked.accounts
             ):
                 continue
             if said["audience"] == "all" or listener.seat is None:
-                listener.push(text)
+                listener.push(yours if listener is talker else text)
 
     async def _may_write(self, table: Table, talker: Talker, ref: str | int | None) -> int:
         """The account writing free text from ``talker``'s seat or, for a spectator, its

@@ -51,7 +51,7 @@ export function chatPanel(c, { code, send, changed, toggle, nameOf, mySeat, canW
     : t("chat.spectator", { number: message.spectator }));
   const line = (message) => {
     const from = sender(message);
-    const mine = mySeat !== null && message.from === mySeat;
+    const mine = message.yours === true || (mySeat !== null && message.from === mySeat);
     const silent = muted.has(from);
     const words = message.phrase ? t(`chat.phrase.${message.phrase}`) : message.text;
     const mute = t(silent ? "chat.unmute" : "chat.mute", { name: who(message) });
