@@ -103,8 +103,14 @@ class TableChat:
         self._numbered = 0
         """The last number given to a spectator: a new one (after one left, after the table
         came back into memory) is never shown by an old one's."""
-        self._loading: asyncio.Task[None] | None = None
+        self._loading: asyncio.Future[None] | None = None
         """Filling :attr:`recent` from the database, once, before it is first read or added to."""
+
+    def made_now(self) -> None:
+        """The table was just made: nothing was said at it, so nothing is read (a new table's
+        first hello costs no query of the room's whole chat)."""
+        self._loading = asyncio.get_running_loop().create_future()
+        self._loading.set_result(None)
 
     async def _loaded(self, code: str) -> None:
         if self._loading is None:

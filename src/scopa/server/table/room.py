@@ -287,6 +287,7 @@ class CardRoom:
                 await self.hub.release(code)
                 continue
             table = self.tables[code] = self._new_table(code, rules, look, "waiting", seats)
+            table.chat.made_now()
             await self._lobby_changed()
             return table, mine, token
         raise LobbyError(503, "could not find a free table code; try again")
