@@ -290,9 +290,17 @@ def encode(message: dict[str, Any]) -> str:
     (a view in a tenth of the standard library's time); what it cannot write (an integer past
     64 bits, a lone surrogate, both only ever echoed from a client) the standard library does.
 
-    >>> encode({"type": "pong"}), encode({"type": "error", "ref": 2**70})
-    ('{"type":"pong"}', '{"type":"error","ref":1180591620717411303424}')
+    Keys that are not text (a seat number) orjson writes only with ``OPT_NON_STR_KEYS``, which
+    makes every message cost 60% more (3.4 against 2.1 us a state): a message is tried without
+    it first, as nearly all have text keys only (the option changes nothing for those).
+
+    >>> encode({"type": "pong"}), encode({"type": "error", "ref": 2**70}), encode({1: [2]})
+    ('{"type":"pong"}', '{"type":"error","ref":1180591620717411303424}', '{"1":[2]}')
     """
+    try:
+        return orjson.dumps(message).decode()
+    except TypeError:
+        pass
     try:
         return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
     except TypeError:
