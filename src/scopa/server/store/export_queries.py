@@ -83,9 +83,11 @@ def rows_of(
 
 
 def written_by(account_id: int) -> sa.ColumnElement[bool]:
-    """The chat messages ``account_id`` wrote: its free text names it, and a quick phrase is
-    its own when said from its seat in a match it played, or from a seat it holds in the
-    table's current match (or before any). A guest who held the seat before it did is not it."""
+    """The chat messages ``account_id`` wrote: a message names its account (free text always;
+    a quick phrase since the chat stores the speaker's account, a logged-in spectator's too),
+    and an older quick phrase is its own when said from its seat in a match it played, or from
+    a seat it holds in the table's current match (or before any). A guest who held the seat
+    before it did is not it."""
     message = chat_messages.c
     return sa.or_(
         message.account_id == account_id,
