@@ -212,6 +212,8 @@ chat_messages = sa.Table(
     sa.Column("text", sa.String(200), nullable=True),
     sa.Column("audience", sa.String(16), nullable=False),
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    # A table loaded again reads its latest messages back (chat_queries.recent_messages).
+    sa.Index("ix_chat_messages_table_code_id", "table_code", "id"),
 )
 """One message said at a table: a quick ``phrase`` (its id) or free ``text``, from a ``seat``
 or a spectator (``seat`` null, ``spectator`` the table's number for them). ``audience`` is
