@@ -18,7 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -238,6 +238,21 @@ def subprocess_server(db: str, *options: str) -> Iterator[ServerProcess]:
         process.wait(TIMEOUT)
         if process.stdout is not None:
             process.stdout.close()
+
+
+@contextlib.contextmanager
+def subprocess_servers(
+    db: str, redis_url: str, names: Iterable[str], *options: str
+) -> Iterator[dict[str, ServerProcess]]:
+    """Processes of one room, as deployed: a ``scopa serve`` for each name (its ``--name``),
+    all on the database ``db`` and the Redis at ``redis_url``, with ``options``; all stopped
+    at the end."""
+    with contextlib.ExitStack() as stack:
+        yield {
+            name: stack.enter_context(
+                subprocess_server(db, "--redis", redis_url, "--name", name, *options))
+            for name in names
+        }
 
 
 NGINX = os.environ.get("SCOPA_TEST_NGINX")

@@ -24,7 +24,7 @@ from .server_support import (
     anyio_backend,
     fresh_postgres,
     fresh_redis,
-    subprocess_server,
+    subprocess_servers,
     until,
 )
 
@@ -41,12 +41,8 @@ async def paired(waiter: Waiter) -> dict[str, Any] | None:
 
 async def test_three_processes_pair_everyone_once_through_a_kill_9() -> None:
     async with fresh_postgres() as db, fresh_redis() as redis_url:
-        with contextlib.ExitStack() as stack:
-            servers = [
-                stack.enter_context(subprocess_server(
-                    db, "--redis", redis_url, "--name", f"p{k}", "--bot-delay", "0"))
-                for k in (1, 2, 3)
-            ]
+        with subprocess_servers(db, redis_url, ("p1", "p2", "p3"), "--bot-delay", "0") as named:
+            servers = list(named.values())
             people: dict[str, tuple[int, Waiter, asyncio.Task[dict[str, Any] | None]]] = {}
 
             async def join(process: int) -> None:

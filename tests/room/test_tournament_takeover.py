@@ -6,7 +6,6 @@ twice, no result lost."""
 
 from __future__ import annotations
 
-import contextlib
 import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -25,7 +24,7 @@ from .server_support import (
     anyio_backend,
     fresh_postgres,
     fresh_redis,
-    subprocess_server,
+    subprocess_servers,
     until,
 )
 
@@ -64,14 +63,9 @@ async def test_a_swiss_goes_on_when_its_director_is_killed_between_rounds(
 ) -> None:
     rng = random.Random(24)
     async with fresh_postgres() as db, fresh_redis() as redis_url:
-        options = ("--redis", redis_url, "--bot-delay", "0", "--register-per-address",
-                   "1000/second", "--lobby-writes", "1000/second", "--lobby-reads",
-                   "1000/second")
-        with contextlib.ExitStack() as stack:
-            servers = {
-                name: stack.enter_context(subprocess_server(db, *options, "--name", name))
-                for name in ("one", "two")
-            }
+        options = ("--bot-delay", "0", "--register-per-address", "1000/second",
+                   "--lobby-writes", "1000/second", "--lobby-reads", "1000/second")
+        with subprocess_servers(db, redis_url, ("one", "two"), *options) as servers:
             urls = [server.url for server in servers.values()]
             lobbies = {name: await register(urls[k % 2], name) for k, name in enumerate(NAMES)}
             leases = redis.Redis.from_url(redis_url, decode_responses=True)
