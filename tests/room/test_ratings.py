@@ -4,6 +4,7 @@ ends (an abandoned one as a loss) while a casual one is only recorded."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -29,6 +30,7 @@ from .server_support import (
     Server,
     anyio_backend,
     play_randomly,
+    seat_people,
 )
 
 __all__ = ["anyio_backend"]
@@ -154,3 +156,21 @@ async def test_a_rated_match_walked_out_of_is_a_loss(server: Server) -> None:
     assert row["mu"] == pytest.approx(update(
         Rules.preset("scopa"), [Rated(0, *NEW, account=1), Rated(1, ANCHORS["random"], 1.0)],
         [1, 0])[0][0])
+
+
+@pytest.mark.anyio
+async def test_one_account_at_two_seats_is_recorded_once_and_rated_never(server: Server) -> None:
+    """A person who makes a rated table and joins it again under the same login sits at both
+    seats: the match's end used to fail on the record's key (match, account) and leave the
+    match unrecorded; now it is recorded once, at the first seat, and nobody's rating moves."""
+    async with await _account(server, "Anna") as lobby:
+        _, people = await seat_people(lobby, server.url, rated=True, target=1)
+        try:
+            await asyncio.gather(*(play_randomly(person, random.Random(k))
+                                   for k, person in enumerate(people)))
+        finally:
+            for person in people:
+                await person.connection.close()
+    (played,) = await _rows(server, account_matches)
+    assert (played["seat"], played["rated"]) == (0, False)
+    assert await _rows(server, ratings) == []

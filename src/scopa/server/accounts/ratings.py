@@ -156,6 +156,16 @@ async def _match_over(
                 if player.get("kind") == "human" and seat in held}
     if not accounts:
         return
+    rated = found.rated
+    if len(set(accounts.values())) < len(accounts):
+        # One account at two seats (a person who made a table and joined it again under the
+        # same login) played itself: its record keeps the match once, at its first seat, and
+        # no rating moves.
+        first: dict[int, int] = {}
+        for seat, account in sorted(accounts.items()):
+            first.setdefault(account, seat)
+        accounts = {seat: account for account, seat in first.items()}
+        rated = False
     walked_out = {seat for seat, player in seats.items()
                   if player.get("kind") == "human" and kinds[seat] == "bot"}
     moment = now()
@@ -170,7 +180,7 @@ async def _match_over(
 
     played = [Played(account, seat, result(seat)) for seat, account in accounts.items()]
     await rating_queries.record_match(
-        storage, match_id, pool, played, moment, rate if found.rated else None
+        storage, match_id, pool, played, moment, rate if rated else None
     )
 
 
