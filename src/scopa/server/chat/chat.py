@@ -267,22 +267,23 @@ class TableChat:
         talker.push(encode(answer))
 
 
-    async def welcome(self, table: Table, hearer: Hearer) -> None:
-        """Send ``hearer``, who has just said hello, the table's last messages it may see
-        (``chat``): a seat does not get the spectators' words said during a match, nor anyone
-        the words of an account theirs blocked. Nothing when nothing was said."""
+    async def greeting(self, table: Table, seat: int | None, account_id: int | None) -> str | None:
+        """The ``chat`` message for a socket saying hello at ``seat`` (a spectator: ``None``,
+        logged in as ``account_id``): the table's last messages it may see. A seat does not
+        get the spectators' words said during a match, nor anyone the words of an account
+        theirs blocked. ``None`` when nothing was said. Read before the socket is attached,
+        so that nothing waits between its state and its first command."""
         await self._loaded(table.code)
-        shown = [m for m in self.recent if m["audience"] == "all" or hearer.seat is None]
+        shown = [m for m in self.recent if m["audience"] == "all" or seat is None]
         if not shown:
-            return
+            return None
         blocked = await chat_queries.blocked_by(
-            self._storage, table.code, hearer.seat, hearer.account_id if hearer.seat is None
-            else None)
+            self._storage, table.code, seat, account_id if seat is None else None)
         said = [
             {key: value for key, value in message.items() if key not in HIDDEN_KEYS}
             for message in shown if message["account"] not in blocked
         ]
-        hearer.push(encode({"type": "chat", "table": table.code, "said": said}))
+        return encode({"type": "chat", "table": table.code, "said": said})
 
 
 def _context(messages: list[dict[str, Any]], message: dict[str, Any]) -> list[dict[str, Any]]:

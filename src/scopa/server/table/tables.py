@@ -370,6 +370,9 @@ class Table:
                 )
                 listener.close(POLICY_VIOLATION, "bad token")
                 return False
+        # Read now, not once the listener is attached: from then on its client may act, and a
+        # socket adopted at a takeover is relayed to the old owner until this returns.
+        chat = await self.chat.greeting(self, seat, listener.account_id)
         async with self.lock:
             listener.seat = seat
             if seat is not None and continues:
@@ -394,7 +397,8 @@ class Table:
                 self.stand_ins.discard(seat)
                 await self._save_stand_ins()
             self.attach(listener, since, came_back)
-        await self.chat.welcome(self, listener)
+            if chat is not None:
+                listener.push(chat)
         return True
 
     def attach(
