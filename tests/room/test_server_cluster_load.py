@@ -60,6 +60,10 @@ class Player:
     refused: list[str] = field(default_factory=list)
     reconnects: int = 0
     warmed_up: asyncio.Event = field(default_factory=asyncio.Event)
+    killed: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once the kill has come: past :data:`KILL_AT` the person waits for it before moving,
+    so every table is mid-match when it comes (a match to 1 point, played at once by a
+    quick room, could otherwise end between the last table's warm-up and the kill)."""
 
     def take(self, message: dict[str, Any]) -> None:
         if message["type"] == "state":
@@ -87,6 +91,8 @@ class Player:
                 self.take(message)
                 if message["type"] == "state" and self.connection.my_turn:
                     assert self.connection.view is not None
+                    if message["version"] >= KILL_AT:
+                        await self.killed.wait()
                     await self.connection.move(self.rng.choice(self.connection.view["legal_moves"]))
             except Closed:
                 self.reconnects += 1
@@ -162,6 +168,8 @@ async def test_a_kill_9_under_load_loses_no_move_and_plays_none_twice() -> None:
                 helpers = descendants(servers[victim].process.pid)
                 assert helpers  # the bots of its tables ran in its worker processes
                 servers[victim].kill()  # every table mid-match, every person playing
+                for player in players:
+                    player.killed.set()
                 await asyncio.gather(*playing)
             finally:
                 for task in playing:
