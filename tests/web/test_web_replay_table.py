@@ -84,6 +84,8 @@ def test_the_replay_is_the_table_to_its_end_with_breakdowns_marks_and_resignatio
 
         # The review marks Ada's first move on the card she played.
         page.click("#review-button")
+        # Rounds are counted from 1, as the round picker counts them (the review said 0).
+        expect(page.locator("#review-summary .worst li").first).to_contain_text("Round 1:")
         page.click("#review-summary .worst .jump")
         mark = page.locator("#replay-played .played-card .review-mark")
         expect(mark).to_have_attribute("data-mark", "blunder")

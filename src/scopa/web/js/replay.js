@@ -244,7 +244,7 @@ export function showReplay(main, matchId) {
           const move = judged.get(number);
           return h("li", {}, h("button", { type: "button", class: "jump",
             onclick: () => go(stepOf(number)) },
-          t("review.worst", { round: move.round, played: moveWords(move.played, deckLook()),
+          t("review.worst", { round: move.round + 1, played: moveWords(move.played, deckLook()),
             best: moveWords(move.best, deckLook()), mark: t(`mark.${move.mark}`) })));
         })) : h("p", {}, t("review.clean"))) : null);
   }
