@@ -94,14 +94,14 @@ def test_what_plays_at_once_comes_before_the_forms_of_every_rule(
     page = watched.page
     expect(page.locator("#open-tables")).to_be_visible()
 
-    def top(selector: str) -> float:
-        box = page.locator(selector).first.bounding_box()
-        assert box is not None, selector
-        return float(box["y"])
-
-    forms = min(top("#quick"), top("#create"), top("#join"))
+    # Every top read in one go: the lobby's cards fill in as the server answers (the daily
+    # deal's says "Resume your match"), and tops read one by one could straddle a change.
+    tops: dict[str, float] = page.evaluate("""(selectors) => Object.fromEntries(selectors.map(
+        (s) => [s, document.querySelector(s).getBoundingClientRect().top]))""",
+        ["#quick", "#create", "#join", "#play-now", "#open-tables", ".daily-cards", ".lobby-more"])
+    forms = min(tops["#quick"], tops["#create"], tops["#join"])
     for playing in ("#play-now", "#open-tables", ".daily-cards", ".lobby-more"):
-        assert top(playing) < forms, playing
+        assert tops[playing] < forms, (playing, tops)
     expect(page.locator(".lobby-more")).to_have_text("A table of your own, every rule chosen")
     watched.check()
     page.context.close()
