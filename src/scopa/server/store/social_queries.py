@@ -114,18 +114,35 @@ async def unblock(storage: Storage, blocker: int, blocked: int) -> bool:
     return await _remove_pair(storage, blocks, blocker, blocked)
 
 
-async def followed_by(storage: Storage, account_id: int) -> list[Named]:
-    """The accounts ``account_id`` follows, by name."""
+async def _listed(storage: Storage, table: sa.Table, account_id: int) -> list[Named]:
+    """The accounts in ``account_id``'s rows of ``follows`` or ``blocks`` (second column when
+    the first is ``account_id``), by name."""
+    one, other = table.c[0], table.c[1]
     async with storage.engine.connect() as connection:
         rows = (
             await connection.execute(
                 sa.select(accounts.c.id, accounts.c.name)
-                .join(follows, follows.c.followed_id == accounts.c.id)
-                .where(follows.c.follower_id == account_id)
+                .join(table, other == accounts.c.id)
+                .where(one == account_id)
                 .order_by(accounts.c.name_key)
             )
         ).all()
     return [Named(int(row.id), str(row.name)) for row in rows]
+
+
+async def _has_pair(storage: Storage, table: sa.Table, first: int, second: int) -> bool:
+    """Whether ``follows`` or ``blocks`` has the row (``first``, ``second``)."""
+    one, other = table.c[0], table.c[1]
+    async with storage.engine.connect() as connection:
+        found = await connection.scalar(
+            sa.select(sa.func.count()).select_from(table).where(one == first, other == second)
+        )
+    return bool(found)
+
+
+async def followed_by(storage: Storage, account_id: int) -> list[Named]:
+    """The accounts ``account_id`` follows, by name."""
+    return await _listed(storage, follows, account_id)
 
 
 async def followers_of(storage: Storage, account_id: int) -> list[int]:
@@ -141,38 +158,17 @@ async def followers_of(storage: Storage, account_id: int) -> list[int]:
 
 async def follows_one(storage: Storage, follower: int, followed: int) -> bool:
     """Whether ``follower`` follows ``followed``."""
-    async with storage.engine.connect() as connection:
-        found = await connection.scalar(
-            sa.select(sa.func.count()).select_from(follows).where(
-                follows.c.follower_id == follower, follows.c.followed_id == followed
-            )
-        )
-    return bool(found)
+    return await _has_pair(storage, follows, follower, followed)
 
 
 async def blocked_by(storage: Storage, account_id: int) -> list[Named]:
     """The accounts ``account_id`` blocked, by name."""
-    async with storage.engine.connect() as connection:
-        rows = (
-            await connection.execute(
-                sa.select(accounts.c.id, accounts.c.name)
-                .join(blocks, blocks.c.blocked_id == accounts.c.id)
-                .where(blocks.c.blocker_id == account_id)
-                .order_by(accounts.c.name_key)
-            )
-        ).all()
-    return [Named(int(row.id), str(row.name)) for row in rows]
+    return await _listed(storage, blocks, account_id)
 
 
 async def has_blocked(storage: Storage, blocker: int, blocked: int) -> bool:
     """Whether ``blocker`` blocked ``blocked``."""
-    async with storage.engine.connect() as connection:
-        found = await connection.scalar(
-            sa.select(sa.func.count()).select_from(blocks).where(
-                blocks.c.blocker_id == blocker, blocks.c.blocked_id == blocked
-            )
-        )
-    return bool(found)
+    return await _has_pair(storage, blocks, blocker, blocked)
 
 
 async def blocked_among(storage: Storage, account_ids: Collection[int]) -> set[frozenset[int]]:
