@@ -14,7 +14,9 @@ import logging
 import random
 from collections.abc import Awaitable, Callable, Coroutine
 from datetime import datetime
-from typing import Any, Protocol, TypeVar
+from typing import Any, Final, Protocol, TypeVar
+
+import orjson
 
 from ...errors import IllegalMoveError, InvalidMoveError
 from ...game import Game
@@ -32,6 +34,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MAX_NAME_LENGTH = 32
+_SEATS_OWN: Final = ("seat", "hand", "legal_moves")
+"""The fields of a view that differ from seat to seat."""
 POLICY_VIOLATION = 1008
 """The WebSocket close code for a client that broke the rules of the protocol."""
 HOLD_SECONDS = 15.0
@@ -163,9 +167,14 @@ class Table:
         self._lobby_changed = lobby_changed
         """Called once a change that the lobby's open-table list shows is stored."""
         self._turn: asyncio.Task[None] | None = None
-        self._clock: asyncio.TimerHandle | None = None
-        """The person to move's turn clock: a timer, not a sleeping task, since it is set and
-        cancelled at nearly every move of a table of people."""
+        self._clock: tuple[int, int, float] | None = None
+        """The person to move's turn clock, while one runs: their seat, the version their turn
+        began at, and when it runs out (the event loop's time)."""
+        self._alarm: asyncio.TimerHandle | None = None
+        """The timer that looks at the clock when it may have run out. A turn's clock is set at
+        nearly every move of a table of people, and each runs out later than the one before:
+        the timer is left alone then and, when it goes off early, set again for the clock of
+        the turn being played (a timer cancelled and made at each move cost 2% of a move)."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self._continuers: set[int] = set()
         """Seats whose client said in its hello that it continues after a round's breakdown:
@@ -174,10 +183,10 @@ class Table:
         """The round whose end the table holds (1: the first) and the seats whose people have
         not continued yet; nothing but a person's move is played meanwhile."""
         self._hold_timer: asyncio.TimerHandle | None = None
+        self._public: tuple[tuple[int, int | None, int, int | None], str] | None = None
+        """What every seat's view says alike at the current version, written as JSON without
+        its closing brace, with what it was made for (:meth:`_view_of`)."""
         self._by_stand_in: tuple[int | None, int] | None = None
-        self._public: tuple[tuple[int, int | None, int, int | None], dict[str, Any]] | None = None
-        """The view every seat shares at the current version (a spectator's), with what it was
-        made for: each seat's view is it with the seat's hand and legal moves put in."""
         """The (match, version) of the last move a stand-in played, so a person who comes back
         is not told it was theirs."""
 
@@ -287,25 +296,27 @@ class Table:
             self._clock_left(),
         )
 
-    def _view_of(self, seat: int | None) -> dict[str, Any]:
-        """``seat``'s view as the core writes it (``Game.view(seat).to_dict()``), made once per
-        version for all seats: every field but the seat, its hand and its legal moves is the
-        same for each, and building a whole view per seat was a sixth of a move's CPU."""
+    def _view_of(self, seat: int | None) -> orjson.Fragment:
+        """``seat``'s view as the core writes it (``Game.view(seat).to_dict()``), as JSON. Every
+        field but the seat, its hand and its legal moves is the same for each seat, so that
+        part is made and written once per version, and each seat's text is it with those three
+        put at its end: a whole view built and written per seat was a sixth of a move's CPU."""
         game = self.game
         assert game is not None
         made_for = (id(game), self.match_id, self.version, game.winner)
         if self._public is None or self._public[0] != made_for:
-            self._public = (made_for, game.view(None).to_dict())
-        public = self._public[1]
+            public = game.view(None).to_dict()
+            for key in _SEATS_OWN:
+                del public[key]
+            self._public = (made_for, encode(public)[:-1])
+        head = self._public[1]
         if seat is None:
-            return public
-        legal = game.legal_moves() if seat == game.to_move else []
-        return {
-            **public,
-            "seat": seat,
-            "hand": [str(card) for card in game.hand(seat)],
-            "legal_moves": [str(move) for move in legal],
-        }
+            return orjson.Fragment(f'{head},"seat":null,"hand":[],"legal_moves":[]}}')
+        hand = orjson.dumps([str(card) for card in game.hand(seat)]).decode()
+        legal = [str(move) for move in game.legal_moves()] if seat == game.to_move else []
+        return orjson.Fragment(
+            f'{head},"seat":{seat},"hand":{hand},"legal_moves":{orjson.dumps(legal).decode()}}}'
+        )
 
     def _over_message(self) -> str:
         assert self.game is not None
@@ -326,7 +337,7 @@ class Table:
         counts down to the stand-in of an away seat from it."""
         if self._clock is None:
             return None
-        return round(max(0.0, self._clock.when() - asyncio.get_running_loop().time()), 1)
+        return round(max(0.0, self._clock[2] - asyncio.get_running_loop().time()), 1)
 
     def _broadcast_table(self) -> None:
         text = encode({"type": "table", "table": self.info()})
@@ -859,9 +870,7 @@ class Table:
         if self._turn is not None:
             self._turn.cancel()
             self._turn = None
-        if self._clock is not None:
-            self._clock.cancel()
-            self._clock = None
+        self._clock = None
         game = self.game
         if game is None or self.status != "playing" or game.to_move is None:
             return
@@ -876,11 +885,25 @@ class Table:
                 self._bot_turn(seat.seat, bots.stand_in_level(), self.version)
             )
         elif self._settings.turn_timeout is not None and self._people() >= 2:
-            self._clock = asyncio.get_running_loop().call_later(
-                self._settings.turn_timeout, self._clock_ran_out, seat.seat, self.version
-            )
+            loop = asyncio.get_running_loop()
+            ends = loop.time() + self._settings.turn_timeout
+            self._clock = (seat.seat, self.version, ends)
+            if self._alarm is None or self._alarm.when() > ends:
+                if self._alarm is not None:
+                    self._alarm.cancel()
+                self._alarm = loop.call_at(ends, self._look_at_clock)
 
-    def _clock_ran_out(self, seat: int, version: int) -> None:
+    def _look_at_clock(self) -> None:
+        """The alarm went off: the turn's clock ran out, or it is the clock of a later turn,
+        which runs on (the alarm is set again for it), or none runs any more."""
+        self._alarm = None
+        if self._clock is None:
+            return
+        seat, version, ends = self._clock
+        loop = asyncio.get_running_loop()
+        if ends > loop.time():
+            self._alarm = loop.call_at(ends, self._look_at_clock)
+            return
         self._clock = None
         self._turn = self._spawn(self._timed_out(seat, version))
 
@@ -980,9 +1003,10 @@ class Table:
 
     async def close(self) -> None:
         """Stop the table's bots and timers (the server is shutting down)."""
-        if self._clock is not None:
-            self._clock.cancel()
-            self._clock = None
+        self._clock = None
+        if self._alarm is not None:
+            self._alarm.cancel()
+            self._alarm = None
         self._end_hold()
         for task in list(self._tasks):
             task.cancel()
