@@ -212,10 +212,19 @@ def parse(text: str) -> ClientMessage:
     ...
     scopa.server.table.protocol.ProtocolError: unknown message type 'dance'; the types are ...
     """
+    # orjson reads a message in a fifth of the standard library's time. What it refuses and
+    # the standard library reads (NaN, a lone surrogate, a number past a double) and a field
+    # it reads as a float (an integer past 64 bits, an int to the standard library) are read
+    # by the standard library, as before: a message means the same either way.
     try:
-        data = json.loads(text)
+        data = orjson.loads(text)
+        if isinstance(data, dict) and any(type(value) is float for value in data.values()):
+            data = json.loads(text)
     except (ValueError, RecursionError):
-        raise ProtocolError("bad_json", "a message must be a JSON object") from None
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            raise ProtocolError("bad_json", "a message must be a JSON object") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "a message must be a JSON object, not an array or a value")
     ref = _ref(data)
