@@ -218,9 +218,11 @@ def parse(text: str) -> ClientMessage:
     # by the standard library, as before: a message means the same either way.
     try:
         data = orjson.loads(text)
-        if isinstance(data, dict) and any(type(value) is float for value in data.values()):
-            data = json.loads(text)
-    except (ValueError, RecursionError):
+    except orjson.JSONDecodeError:
+        data = None
+    if data is None or (
+        isinstance(data, dict) and any(type(value) is float for value in data.values())
+    ):
         try:
             data = json.loads(text)
         except (ValueError, RecursionError):
