@@ -5,8 +5,10 @@ are waiting, runs them in one transaction and commits once (a group commit), the
 caller: a move's caller is answered only after the commit, so a move is stored before anyone is
 told about it, and SQLite's single-writer lock is never fought over. The moves of a batch go in
 as one multi-row insert, since each statement costs a trip to the driver's thread. On
-PostgreSQL a commit starts at most every :data:`COMMIT_INTERVAL` (20 ms), so that a busy room's
-moves go in many to a statement; a move waits for it only when others went in just before.
+PostgreSQL, once a commit carried more than one write, the next starts no sooner than
+:data:`COMMIT_INTERVAL` (20 ms) after it, so that a busy room's moves go in many to a statement;
+a room whose commits carry one write each (a quiet room, a lone table's back-to-back bot moves)
+waits for nothing.
 
 The database is also the fence between processes: a table's writer names the table's epoch it
 loaded (:meth:`Storage.take_table` raises it at each takeover) in every write, checked in the
@@ -58,9 +60,11 @@ COMMIT_INTERVAL: Final = 0.020
 """Seconds from one commit's start to the next's on PostgreSQL, at least: the writes that come
 meanwhile wait and go in together. Each statement is a round trip that costs the web process
 about 0.15 ms of CPU however few moves it carries (and PostgreSQL a backend's wakeup); at 500
-moves a second a process sent them 1.6 at a time. A write that comes when none went in for
-this long goes in at once, so a quiet room waits for nothing. SQLite, a room of one process
-that commits in its own thread, commits at once: its moves keep their 20 ms p99."""
+moves a second a process sent them 1.6 at a time. Only a commit that carried more than one
+write makes the next wait (as PostgreSQL's own ``commit_delay`` waits only with
+``commit_siblings`` busy): under load the pause keeps the batches big, and a quiet room, or a
+lone table whose moves come one after another, waits for nothing. SQLite, a room of one
+process that commits in its own thread, commits at once: its moves keep their 20 ms p99."""
 CHECKPOINT_SECONDS: Final = 1.0
 MIGRATION_LOCK: Final = 0x5C0BA
 """The PostgreSQL advisory lock that migrations take: any number, the same in every process."""
@@ -281,14 +285,16 @@ class Storage:
         loop = asyncio.get_running_loop()
         interval = COMMIT_INTERVAL if self._postgres else 0.0
         last = -interval
+        busy = False
         while True:
             waiting = [await self._queue.get()]
             pause = last + interval - loop.time()
-            if pause > 0:
+            if busy and pause > 0:
                 await asyncio.sleep(pause)
             last = loop.time()
             while len(waiting) < MAX_BATCH and not self._queue.empty():
                 waiting.append(self._queue.get_nowait())
+            busy = len(waiting) > 1
             quick = [entry for entry in waiting if self._is_quick(entry[0])]
             if quick:
                 await self._store_moves(quick)
