@@ -14,7 +14,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable, Coroutine
 from datetime import datetime
-from typing import Any, Final, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import orjson
 
@@ -29,13 +29,12 @@ from . import bots
 from .finished import FinishedMatch, MatchEnds
 from .protocol import ProtocolError, encode, error_message
 from .tokens import hash_token, new_seat_token, new_seed, token_matches
+from .views import ViewTexts
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MAX_NAME_LENGTH = 32
-_SEATS_OWN: Final = ("seat", "hand", "legal_moves")
-"""The fields of a view that differ from seat to seat."""
 POLICY_VIOLATION = 1008
 """The WebSocket close code for a client that broke the rules of the protocol."""
 HOLD_SECONDS = 15.0
@@ -183,9 +182,7 @@ class Table:
         """The round whose end the table holds (1: the first) and the seats whose people have
         not continued yet; nothing but a person's move is played meanwhile."""
         self._hold_timer: asyncio.TimerHandle | None = None
-        self._public: tuple[tuple[int, int | None, int, int | None], str] | None = None
-        """What every seat's view says alike at the current version, written as JSON without
-        its closing brace, with what it was made for (:meth:`_view_of`)."""
+        self._views = ViewTexts()
         self._by_stand_in: tuple[int | None, int] | None = None
         """The (match, version) of the last move a stand-in played, so a person who comes back
         is not told it was theirs."""
@@ -297,26 +294,9 @@ class Table:
         )
 
     def _view_of(self, seat: int | None) -> orjson.Fragment:
-        """``seat``'s view as the core writes it (``Game.view(seat).to_dict()``), as JSON. Every
-        field but the seat, its hand and its legal moves is the same for each seat, so that
-        part is made and written once per version, and each seat's text is it with those three
-        put at its end: a whole view built and written per seat was a sixth of a move's CPU."""
-        game = self.game
-        assert game is not None
-        made_for = (id(game), self.match_id, self.version, game.winner)
-        if self._public is None or self._public[0] != made_for:
-            public = game.view(None).to_dict()
-            for key in _SEATS_OWN:
-                del public[key]
-            self._public = (made_for, encode(public)[:-1])
-        head = self._public[1]
-        if seat is None:
-            return orjson.Fragment(f'{head},"seat":null,"hand":[],"legal_moves":[]}}')
-        hand = orjson.dumps([str(card) for card in game.hand(seat)]).decode()
-        legal = [str(move) for move in game.legal_moves()] if seat == game.to_move else []
-        return orjson.Fragment(
-            f'{head},"seat":{seat},"hand":{hand},"legal_moves":{orjson.dumps(legal).decode()}}}'
-        )
+        """``seat``'s view as the core writes it (``Game.view(seat).to_dict()``), as JSON."""
+        assert self.game is not None
+        return self._views.of(self.game, self.match_id, self.version, seat)
 
     def _over_message(self) -> str:
         assert self.game is not None
