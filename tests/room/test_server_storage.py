@@ -19,7 +19,7 @@ from alembic.migration import MigrationContext
 
 from scopa.server.client import Lobby
 from scopa.server.store.schema import metadata
-from scopa.server.store.storage import StaleOwnerError, Storage, StoredSeat, async_url
+from scopa.server.store.storage import StaleOwnerError, Storage, StoredSeat, async_url, now
 
 from .server_support import (
     anyio_backend,
@@ -160,6 +160,36 @@ async def test_a_stale_owner_can_change_nothing_at_its_table(db_url: str) -> Non
     finally:
         await stale_owner.close()
         await new_owner.close()
+
+
+async def test_a_table_whose_maker_died_is_abandoned_and_an_older_one_is_not(db_url: str) -> None:
+    """The pools end a table whose maker died before telling its people: only one made at or
+    after the seating began (an older table that had the code stays as it was), waiting or in
+    play, and its maker can write to it no more."""
+    maker, survivor = Storage(db_url), Storage(db_url)
+    await maker.open()
+    await survivor.open()
+    try:
+        seats = [StoredSeat(0, "human", "Ada", None, "a" * 64), StoredSeat(1, "human")]
+        await maker.insert_table("OLDER2", {}, "french", seats)
+        seating = now()
+        await maker.insert_table("MADE23", {}, "french", seats)
+        await maker.save_seat("MADE23", StoredSeat(1, "human", "Bo", None, "b" * 64), epoch=0)
+        match = await maker.insert_match("MADE23", {}, 7, None, [], epoch=0)
+        assert not await survivor.abandon_table("OLDER2", seating)
+        assert not await survivor.abandon_table("NOSUCH", seating)
+        assert await survivor.abandon_table("MADE23", seating)
+        assert not await survivor.abandon_table("MADE23", seating)  # once is enough
+        with pytest.raises(StaleOwnerError):
+            await maker.append_move("MADE23", match, 1, 0, "5D", epoch=0)
+        with pytest.raises(StaleOwnerError):
+            await maker.set_status("MADE23", "playing", epoch=0)
+        older, made = await survivor.load_table("OLDER2"), await survivor.load_table("MADE23")
+        assert older is not None and (older.status, older.epoch) == ("waiting", 0)
+        assert made is not None and (made.status, made.epoch) == ("expired", 1)
+    finally:
+        await survivor.close()
+        await maker.close()
 
 
 async def test_a_stale_owners_move_is_refused_even_with_a_free_number(db_url: str) -> None:

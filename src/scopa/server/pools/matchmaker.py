@@ -26,6 +26,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Final, Protocol
 
 from ..store import account_queries, pool_queries, rating_queries, social_queries
@@ -93,6 +94,33 @@ class Held:
 
 def new_ticket() -> str:
     return secrets.token_urlsafe(12)
+
+
+@dataclass(frozen=True)
+class Seating:
+    """A group taken out of a pool: the table made for it and when, and the process making
+    it. Its people's keys name it (``taken:`` and :meth:`mark`) until they are told their seats.
+
+    A process that finds the maker dead first ends that table, if it was made
+    (:meth:`~..store.storage.Storage.abandon_table`), and only then puts its person back: a
+    maker killed between making the table and telling its people would otherwise leave them
+    seated at a table they never heard of, and at the one their next pairing makes."""
+
+    code: str
+    since: datetime
+    process: str
+
+    def mark(self) -> str:
+        return f"{self.code}:{int(self.since.timestamp() * 1000)}:{self.process}"
+
+    @classmethod
+    def read(cls, state: str) -> Seating | None:
+        """The seating a key's ``state`` names, if it names one (``taken:`` and a mark)."""
+        code, _, rest = state.removeprefix("taken:").partition(":")
+        stamp, _, process = rest.partition(":")
+        if not state.startswith("taken:") or not stamp.isdigit() or not process:
+            return None
+        return cls(code, datetime.fromtimestamp(int(stamp) / 1000, UTC), process)
 
 
 class Matchmaker:
@@ -298,11 +326,16 @@ class Matchmaker:
                 continue  # left meanwhile
             if state is None:
                 await self._put_back(held, None)
-            elif state.startswith("taken:"):
-                # Another process is seating them; put them back only if it died meanwhile.
+            elif (seating := Seating.read(state)) is not None:
+                # Another process is seating them; put them back only if it died meanwhile,
+                # once the table it was making for them, if it made it, is ended.
                 if alive is None:
                     alive = await self.room.hub.alive()
-                if state.removeprefix("taken:") not in alive:
+                if seating.process not in alive:
+                    if await self.room.storage.abandon_table(seating.code, seating.since):
+                        log.warning("pools: table %s ended: %s died making it",
+                                    seating.code, seating.process)
+                        await self.room.hub.lobby_changed()
                     await self._put_back(held, state)
             if not held.offered and now - held.since >= self.settings.pool_bot_offer:
                 held.offered = True
@@ -355,19 +388,21 @@ class Matchmaker:
                       for found in await asyncio.to_thread(foursomes, parties, now, blocked)]
         taken_groups = []
         for group, seats in groups:
-            taken = await self.store.take(pool, group, self.room.name)
+            seating = Seating(new_table_code(), datetime.now(UTC), self.room.name)
+            taken = await self.store.take(pool, group, seating.mark())
             if taken.taken:
-                taken_groups.append((group, seats))
+                taken_groups.append((seating, group, seats))
                 self.counts[pool] -= len(seats)
         if not taken_groups:
             return
-        await self.store.waited(pool, [now - party.since for group, _ in taken_groups
+        await self.store.waited(pool, [now - party.since for _, group, _ in taken_groups
                                        for party in group])
         # The tables are made side by side (a wave's last group does not wait for the database's
         # round trips of every table before it), a few at a time: each takes connections to
         # the database and Redis, whose pools a crowd of tables at once would exhaust.
         made = await asyncio.gather(
-            *(self._seat_soon(pool, format_, group, seats) for group, seats in taken_groups),
+            *(self._seat_soon(seating, pool, format_, group, seats)
+              for seating, group, seats in taken_groups),
             return_exceptions=True)
         for failure in made:
             if isinstance(failure, BaseException):
@@ -376,17 +411,20 @@ class Matchmaker:
                 log.error("pools: a table for %s could not be made", pool, exc_info=failure)
 
     async def _seat_soon(
-        self, pool: str, format_: Format, group: list[Waiting], seats: list[Person]
+        self, seating: Seating, pool: str, format_: Format, group: list[Waiting],
+        seats: list[Person],
     ) -> None:
         async with self._seating:
-            await self._seat(pool, format_, group, seats)
+            await self._seat(seating, pool, format_, group, seats)
 
     async def _seat(
-        self, pool: str, format_: Format, group: list[Waiting], seats: list[Person]
+        self, seating: Seating, pool: str, format_: Format, group: list[Waiting],
+        seats: list[Person],
     ) -> None:
         """A table for ``seats`` (in seat order), dealt, and everyone told where they sit."""
         rules = format_.rules()
-        table, first, token = await self.room.create(rules, format_.look, {}, seats[0].name)
+        table, first, token = await self.room.create(
+            rules, format_.look, {}, seats[0].name, code=seating.code)
         assert first == 0 and token is not None
         tokens = {seats[0].key: token}
         for seat, person in enumerate(seats[1:], start=1):
@@ -399,7 +437,7 @@ class Matchmaker:
                 await account_queries.hold_seat(
                     self.room.storage, table.code, seat, person.account, None)
         await table.start_now()
-        await self.store.seated([p.key for p in seats], self.room.name, table.code)
+        await self.store.seated([p.key for p in seats], seating.mark(), table.code)
         self.pairings += 1
         message = {
             "type": "pool_paired", "pool": format_.name, "rated": rated, "code": table.code,

@@ -11,8 +11,9 @@ Both keep the same things and answer the same calls, so one matchmaker's code ru
   scripts are): every ticket must still be there, or nothing changes (another process took
   one first: nobody is paired twice); a ticket whose person key no longer holds it belongs to
   a person who has gone, and is dropped while the others stay, with their places at the front.
-  A taken person's key says ``taken:<process>`` until that process has seated them, so their
-  own process waits for the table, and puts them back if the maker died first.
+  A taken person's key says ``taken:<maker>`` until the maker has seated them, so their own
+  process waits for the table, and puts them back if the maker died first (the matchmaker's
+  ``<maker>`` names the process and the table it makes, :class:`.matchmaker.Seating`).
 
 Also kept: the last waits of each pool (for the typical wait shown), the tables people were
 paired to (a person at an unfinished table may not queue) and the pair codes friends share.
@@ -72,7 +73,8 @@ class PoolStore(Protocol):
         """The parties waiting in ``pool`` now; those of people gone are dropped."""
 
     async def take(self, pool: str, group: list[Waiting], maker: str) -> Taken:
-        """Take ``group`` out of ``pool`` at once, for process ``maker`` to seat."""
+        """Take ``group`` out of ``pool`` at once, for ``maker`` to seat: their keys say
+        ``taken:<maker>`` meanwhile."""
 
     async def seated(self, people: list[str], maker: str, table: str) -> None:
         """``maker`` seated ``people`` at ``table``: their keys go (in Redis, after

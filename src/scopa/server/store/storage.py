@@ -471,6 +471,28 @@ class Storage:
 
         return await self.write(run)
 
+    async def abandon_table(self, code: str, made_since: datetime) -> bool:
+        """End table ``code`` unplayed ('expired'): the process making it for the pools died
+        before it told its people their seats, and they are put back in their pool. Only a
+        table made at or after ``made_since`` (by its maker's clock, which also wrote its
+        ``created_at``) is ended, never an older one that had the code; and only one waiting
+        or in play. Its epoch goes up, so whoever holds it (its maker, should it wake, or a
+        process that took its tables over) writes to it no more. Whether it ended one."""
+
+        async def run(connection: AsyncConnection) -> bool:
+            result = await connection.execute(
+                tables.update()
+                .where(
+                    tables.c.code == code,
+                    tables.c.created_at >= made_since,
+                    tables.c.status.in_(("waiting", "playing")),
+                )
+                .values(status="expired", epoch=tables.c.epoch + 1, touched_at=now())
+            )
+            return bool(result.rowcount)
+
+        return await self.write(run)
+
     async def save_seat(self, code: str, seat: StoredSeat, *, epoch: int) -> None:
         """Seat ``seat.seat`` is now ``seat`` (taken, left, given to a bot)."""
 

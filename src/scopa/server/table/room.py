@@ -247,9 +247,12 @@ class CardRoom:
         look: str,
         bots: dict[int, str],
         name: str | None,
+        code: str | None = None,
     ) -> tuple[Table, int | None, str | None]:
         """A new table with ``bots`` (seat -> level) in their seats; with ``name``, its creator
-        takes the first other seat. Returns the table and the creator's seat and token."""
+        takes the first other seat. Returns the table and the creator's seat and token.
+        ``code``: the code to give it, chosen beforehand (the pools name it in their people's
+        keys before they make it); tried once, and refused with 409 if it is taken."""
         look = check_look(look)
         for seat, level in bots.items():
             if not 0 <= seat < rules.players:
@@ -275,21 +278,26 @@ class CardRoom:
             mine = free[0].seat
             token = new_seat_token()
             seats[mine] = StoredSeat(mine, "human", name, None, hash_token(token))
-        for _ in range(CODE_ATTEMPTS):
-            code = new_table_code()
-            if code in self.tables:
+        for candidate in [code] if code is not None else (
+            new_table_code() for _ in range(CODE_ATTEMPTS)
+        ):
+            if candidate in self.tables:
                 continue
-            if not await self.hub.claim(code):
+            if not await self.hub.claim(candidate):
                 continue
             try:
-                await self.storage.insert_table(code, rules.to_dict(), look, seats)
+                await self.storage.insert_table(candidate, rules.to_dict(), look, seats)
             except sqlalchemy.exc.IntegrityError:
-                await self.hub.release(code)
+                await self.hub.release(candidate)
                 continue
-            table = self.tables[code] = self._new_table(code, rules, look, "waiting", seats)
+            table = self.tables[candidate] = self._new_table(
+                candidate, rules, look, "waiting", seats
+            )
             table.chat.made_now()
             await self._lobby_changed()
             return table, mine, token
+        if code is not None:
+            raise LobbyError(409, f"there is a table {code} already")
         raise LobbyError(503, "could not find a free table code; try again")
 
     async def open_tables(self) -> list[dict[str, Any]]:
