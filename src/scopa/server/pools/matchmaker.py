@@ -116,9 +116,11 @@ class Seating:
     @classmethod
     def read(cls, state: str) -> Seating | None:
         """The seating a key's ``state`` names, if it names one (``taken:`` and a mark)."""
+        if not state.startswith("taken:"):
+            return None
         code, _, rest = state.removeprefix("taken:").partition(":")
         stamp, _, process = rest.partition(":")
-        if not state.startswith("taken:") or not stamp.isdigit() or not process:
+        if not stamp.isdigit() or not process:
             return None
         return cls(code, datetime.fromtimestamp(int(stamp) / 1000, UTC), process)
 
