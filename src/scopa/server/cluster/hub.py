@@ -273,7 +273,7 @@ class RedisHub:
                 await self._reader
         with contextlib.suppress(Exception):
             await self.redis.zrem(f"{PREFIX}processes", self.name)
-        await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+        await self._pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]
         await self.redis.aclose()
 
     async def send(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
