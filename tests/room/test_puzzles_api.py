@@ -94,3 +94,29 @@ async def test_bad_input_is_a_sentence(
 ) -> None:
     answer = await lobby.http.request(method, path, json=body)
     assert answer.status_code == status and words in answer.json()["detail"]
+
+
+async def test_a_questions_legal_moves_say_nothing_of_their_values(
+    lobby: Lobby, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34, item 2: the legal moves came in the order of the values, best first, so
+    playing the first one solved every puzzle. They come sorted by their codes, in the
+    questions of every kind (one puzzle, the next, the daily) and in a refusal's list."""
+    import datetime as dt
+
+    puzzles = [p for p in shipped("scopa") if len(p.values) > 1][:40]
+    # An order made from the codes alone (which the asker has anyway) says nothing more.
+    assert any(list(p.values) != sorted(p.values) for p in puzzles)
+    for puzzle in puzzles:
+        question = (await lobby.http.get(f"/api/puzzles/scopa/{puzzle.id}")).json()
+        assert question["legal_moves"] == sorted(puzzle.values)
+    following = (await lobby.http.get("/api/puzzles/scopa/next")).json()
+    assert following["legal_moves"] == sorted(following["legal_moves"])
+    for day in (dt.date(2026, 12, 1), dt.date(2026, 12, 2), dt.date(2026, 12, 3)):
+        monkeypatch.setattr(routes, "today", lambda day=day: day)
+        daily = (await lobby.http.get("/api/puzzles/scopa/daily")).json()
+        assert daily["legal_moves"] == sorted(daily["legal_moves"])
+    one = next(p for p in puzzles if sorted(p.values) != list(p.values))
+    refused = await lobby.http.post(f"/api/puzzles/scopa/{one.id}/try", json={"move": "KS"})
+    assert refused.status_code == 422
+    assert refused.json()["detail"].endswith(", ".join(sorted(one.values)))

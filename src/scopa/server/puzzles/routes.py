@@ -67,6 +67,12 @@ def _puzzle(preset: str, puzzle_id: str) -> Puzzle:
     return puzzles[found]
 
 
+def legal_moves(puzzle: Puzzle) -> list[str]:
+    """The puzzle's legal moves sorted by their codes: its ``values`` keep the solver's order,
+    best first, and a list in that order would give the answer away (issue 34, item 2)."""
+    return sorted(puzzle.values)
+
+
 def question(puzzle: Puzzle, preset: str) -> dict[str, Any]:
     """What a solver is shown: the position and its legal moves, nothing of the answer."""
     return {
@@ -75,7 +81,7 @@ def question(puzzle: Puzzle, preset: str) -> dict[str, Any]:
         "rating": rated(puzzle).shown,
         "rules": puzzle.position.rules.to_dict(),
         "position": puzzle.position.to_dict(),
-        "legal_moves": list(puzzle.values),
+        "legal_moves": legal_moves(puzzle),
     }
 
 
@@ -179,7 +185,7 @@ async def try_move(
         move = attempt.move
     if move not in puzzle.values:
         raise LobbyError(422, f"{attempt.move!r} is not a legal move here; the legal moves are: "
-                              f"{', '.join(puzzle.values)}")
+                              f"{', '.join(legal_moves(puzzle))}")
     right = move == str(puzzle.best)
     account = await current_account(request, write=True)
     player: dict[str, Any] | None = None
