@@ -24,7 +24,7 @@ python=${PYTHON:-python3}
 venv=${1:-.venv-compiled}
 extras=${SCOPA_COMPILED_EXTRAS-learn,plot}
 # The test tools, as the test extra in pyproject.toml asks for them.
-tools=("pytest>=8" "hypothesis>=6")
+tools=("pytest>=8" "hypothesis>=6" "pytest-timeout>=2.3")
 build_tools=("mypy>=1.10" "setuptools>=68" wheel)
 
 mkdir -p "$venv"

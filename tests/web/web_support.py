@@ -23,6 +23,7 @@ from playwright.sync_api import (
     Request,
     ViewportSize,
     WebSocketRoute,
+    expect,
     sync_playwright,
 )
 
@@ -44,6 +45,10 @@ DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 WAIT_MS = 20_000
 """The longest any single wait may take, in milliseconds (an upper bound, never a pause)."""
+# ``expect`` waits as long as any other wait. Its own default is 5 s, and an assertion on what
+# follows CPU work (a registration's argon2 hash, which runs at a lowered priority by design)
+# failed at 5 s on a busy machine while the page went on to show the right thing.
+expect.set_options(timeout=WAIT_MS)
 
 
 @pytest.fixture(scope="module")
