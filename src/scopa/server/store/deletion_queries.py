@@ -10,7 +10,9 @@ it (:func:`.account_queries.create_account`, after the wing's waiting time).
 Its traces elsewhere: every session and every seat it holds go (the sealed tokens with them);
 in the players of every match it played (finished, or being played at a table where it holds
 a seat) its seat's name becomes null with ``"deleted": true``, which the web client shows as
-"deleted player"; the names on the chat messages it wrote, its tournament entries, its daily
+"deleted player"; it withdraws from every tournament not finished (so no director pairs a
+player who cannot sit down, issue 34, item 1); the names on the chat messages it wrote, its
+tournament entries, its daily
 deal attempts and its lines on finished tournaments' podiums are blanked; its follows, blocks
 (both ways), challenge setting and puzzle tries go. The ratings its matches gave others stay
 as they are, and so do its own, shown as a deleted player's.
@@ -134,6 +136,16 @@ async def delete_account(storage: Storage, account_id: int, moment: datetime) ->
                     tournaments.update().where(tournaments.c.id == row.id)
                     .values(podium=off_podium(row.podium, account_id))
                 )
+        # Withdrawn from the tournaments still to come or under way: a director would pair
+        # the nameless entrant, and its table could not be made.
+        await connection.execute(
+            tournament_players.update().where(
+                tournament_players.c.account_id == account_id,
+                tournament_players.c.tournament_id.in_(
+                    sa.select(tournaments.c.id).where(tournaments.c.status != "finished")
+                ),
+            ).values(withdrawn=True)
+        )
         for table, column, name in UNNAMED:
             await connection.execute(
                 table.update().where(table.c[column] == account_id).values({name: ""})

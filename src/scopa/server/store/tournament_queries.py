@@ -18,7 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from .schema import matches, tournament_games, tournament_players, tournaments
+from .schema import accounts, matches, tournament_games, tournament_players, tournaments
 from .storage import Storage, aware
 
 
@@ -198,15 +198,49 @@ async def withdraw(storage: Storage, tournament_id: int, account_id: int) -> boo
 
 
 async def withdrawn(storage: Storage, tournament_id: int) -> set[int]:
-    """Those who joined the tournament and withdrew since."""
+    """Those who joined the tournament and withdrew since, or whose account was deleted
+    (a deletion withdraws it; one deleted before deletions did is counted here all the same,
+    so nobody pairs an entrant who cannot sit down)."""
     async with storage.engine.connect() as connection:
         rows = await connection.execute(
-            sa.select(tournament_players.c.account_id).where(
+            sa.select(tournament_players.c.account_id)
+            .join(accounts, accounts.c.id == tournament_players.c.account_id)
+            .where(
                 tournament_players.c.tournament_id == tournament_id,
-                tournament_players.c.withdrawn.is_(True),
+                sa.or_(tournament_players.c.withdrawn.is_(True),
+                       accounts.c.deleted_at.is_not(None)),
             )
         )
         return {int(row[0]) for row in rows}
+
+
+async def deleted(storage: Storage, tournament_id: int) -> set[int]:
+    """The tournament's entrants whose account is deleted: a game of theirs not yet at a
+    table never will be (its player has no name to sit under, no session to play with)."""
+    async with storage.engine.connect() as connection:
+        rows = await connection.execute(
+            sa.select(tournament_players.c.account_id)
+            .join(accounts, accounts.c.id == tournament_players.c.account_id)
+            .where(tournament_players.c.tournament_id == tournament_id,
+                   accounts.c.deleted_at.is_not(None))
+        )
+        return {int(row[0]) for row in rows}
+
+
+async def forfeit(storage: Storage, game_id: int, winner: int, moment: datetime) -> bool:
+    """Game ``game_id``, never seated, is ``winner``'s without a match (its other player's
+    account is gone): no scores, no replay. False if it has a table or a result already."""
+
+    async def run(connection: AsyncConnection) -> bool:
+        done = await connection.execute(
+            tournament_games.update().where(
+                tournament_games.c.id == game_id, tournament_games.c.table_code.is_(None),
+                tournament_games.c.winner.is_(None),
+            ).values(winner=winner, finished_at=moment)
+        )
+        return done.rowcount == 1
+
+    return await storage.write(run)
 
 
 async def players(storage: Storage, tournament_id: int) -> dict[int, str]:

@@ -101,6 +101,8 @@ class Tournaments:
         self._held: tuple[str, ...] = ()
         self._fresh: set[int] = set()
         """Tournaments this process has just claimed: their games' tables are looked at once."""
+        self._failed: set[int] = set()
+        """Games whose table could not be made, already logged: logged once, not every look."""
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -243,8 +245,7 @@ class Tournaments:
             if game.second is None or game.winner is not None:
                 continue
             if game.table_code is None:
-                await self._make_table(tournament, game, names)
-                changed = True
+                changed = await self._seat(tournament, game, names) or changed
             elif fresh:
                 await self._restart(game.table_code)
         if changed:
@@ -314,7 +315,37 @@ class Tournaments:
             return False
         for game in await tournament_queries.games(self.storage, tournament.id):
             if game.round == round_number and game.second is not None and game.table_code is None:
-                await self._make_table(tournament, game, names)
+                await self._seat(tournament, game, names)
+        return True
+
+    async def _seat(self, tournament: StoredTournament, game: StoredGame,
+                    names: dict[int, str]) -> bool:
+        """Give a stored game its table, or settle it without one; True if it changed.
+
+        Each game on its own (issue 34, item 1): one that fails to start is logged, once, and
+        tried again at the next look, while the others get their tables and the tournament
+        goes on to its end. A game paired before one of its players' accounts was deleted is
+        the other's, by forfeit, since no table can seat the deleted one: so a Swiss's round
+        still ends."""
+        assert game.second is not None
+        gone = {game.first, game.second} & await tournament_queries.deleted(
+            self.storage, tournament.id)
+        if gone:
+            winner = game.first if game.first not in gone else game.second
+            if await tournament_queries.forfeit(self.storage, game.id, winner, self.clock()):
+                log.info("tournament %s: game %s goes to %s by forfeit (an account deleted)",
+                         tournament.id, game.id, winner)
+                return True
+            return False
+        try:
+            await self._make_table(tournament, game, names)
+        except Exception:
+            if game.id not in self._failed:
+                self._failed.add(game.id)
+                log.exception("tournament %s: game %s could not start; it is tried again at "
+                              "each look, the other games going on", tournament.id, game.id)
+            return False
+        self._failed.discard(game.id)
         return True
 
     async def _make_table(self, tournament: StoredTournament, game: StoredGame,
