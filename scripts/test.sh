@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, from a clean clone or a working copy: set up .venv if needed, then
-# ruff, mypy --strict and pytest (tests, the doctests in src/scopa and in README.md), and the
-# core's and the bots' tests (tests/core, tests/bots) again against the core compiled with mypyc.
+# ruff, mypy --strict, lint-imports and pytest (tests, the doctests in src/scopa and in
+# README.md), and the core's and the bots' tests (tests/core, tests/bots) again against the core
+# compiled with mypyc.
 # Extra arguments go to pytest, such as: bash scripts/test.sh -x -k cli
 # Paths among them narrow both runs to those paths (the compiled run to the ones in tests/core
 # and tests/bots, and it is left out when there are none): bash scripts/test.sh tests/core -x
@@ -176,12 +177,15 @@ phase "the services"
 check "$venv/bin/ruff" check src tests
 # mypy's cache lives in the venv: out of the tree, and kept from one run to the next.
 check "$venv/bin/mypy" --strict --cache-dir "$venv/.mypy_cache" src/scopa
+# The import contracts in pyproject.toml ([tool.importlinter]): the core below everything, the
+# room's features independent of each other.
+check "$venv/bin/lint-imports" --no-cache
 # pytest runs once the compiled run is over, in SCOPA_TEST_WORKERS processes (pytest-xdist, 2 by
 # default: this machine's cores), each test file whole in one of them, so a module's server and
 # browser serve its tests alone; the tests marked alone run after them. Most tests wait on
 # servers, bots and browsers more than they compute, so two at once take far less wall time
 # (docs/benchmarks.md, the test suite).
-phase "ruff and mypy"
+phase "ruff, mypy and lint-imports"
 if [[ -n $lane_pid ]]; then
     wait "$lane_pid" || true
     lane_pid=
