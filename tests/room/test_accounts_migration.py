@@ -84,3 +84,23 @@ async def test_a_previous_database_upgrades_in_place_keeping_its_matches(db_url:
         assert kept == 1
     finally:
         await storage.close()
+
+
+def test_no_migration_imports_the_live_code() -> None:
+    """A migration is frozen: what it does to an old database is what it did the day it was
+    written, so it imports nothing of ``scopa`` (at module level or inside a function), only
+    alembic, SQLAlchemy, the standard library and pinned data such as ICU's."""
+    import ast
+
+    found = []
+    for path in sorted((MIGRATIONS / "versions").glob("v*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] if node.level == 0 else ["." * node.level]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            found += [f"{path.name}: {name}" for name in names
+                      if name.startswith(("scopa", ".")) or name == "scopa"]
+    assert found == []
