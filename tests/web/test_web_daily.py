@@ -62,6 +62,9 @@ def test_the_daily_deal_played_and_compared(browser: Browser, web_server: str) -
     page.click("#daily-play")
     page.wait_for_selector("#board")
     expect(page).to_have_url(re.compile(r"#/t/[A-Z0-9]{6}$"))
+    # The day's deal is played alone: no hint button (the server refuses hints there too).
+    page.wait_for_selector(".seat.me .hand .card")
+    assert page.locator("#hint").count() == 0
     play_to_the_end(page)
     won = "You win" in page.locator("#winner").inner_text()
 

@@ -193,6 +193,9 @@ class TableConnection:
     def __init__(self, socket: ClientConnection) -> None:
         self.socket = socket
         self.seat: int | None = None
+        self.hints = False
+        """Whether the welcome said this seat may ask for hints (not at a rated table, a
+        tournament's game or the daily deal; never as a spectator)."""
         self.table: dict[str, Any] | None = None
         self.view: dict[str, Any] | None = None
         self.match: int | None = None
@@ -315,6 +318,7 @@ class TableConnection:
         kind = message.get("type")
         if kind == "welcome":
             self.seat = message["seat"]
+            self.hints = bool(message.get("hints"))
         elif kind == "table":
             self.table = message["table"]
         elif kind == "state":

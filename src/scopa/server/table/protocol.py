@@ -28,6 +28,7 @@ ERROR_CODES: Final = (
     "no_match",  # no match is being played at this table
     "stale_version",  # the move was for an older version of the match
     "not_your_turn",  # a move or a hint from a seat that is not to play
+    "no_hints",  # a hint asked at a rated table, a tournament's game or the daily deal
     "not_held",  # a continue for a round's end the table is not holding
     "invalid_move",  # a move code that cannot be read
     "illegal_move",  # a readable move the rules do not allow now

@@ -24,6 +24,7 @@ from ...rules import Rules
 from ...view import Play
 from ..chat.chat import TableChat
 from ..settings import Settings
+from ..store import assist_queries
 from ..store.storage import StaleOwnerError, Storage, StoredSeat, now
 from . import bots
 from .finished import FinishedMatch, MatchEnds
@@ -40,6 +41,12 @@ POLICY_VIOLATION = 1008
 HOLD_SECONDS = 15.0
 """How long a round's end holds the table for its people to read the breakdown at most: the
 bots and the turn's clock wait until every person at the table has continued, or this long."""
+_NO_HINTS: dict[assist_queries.Barred, str] = {
+    "tournament": "no hints at a tournament's game: its result must be your own play",
+    "daily": "no hints at the daily deal: everyone plays the day's cards on their own",
+    "rated": "no hints at a rated table: its result must be your own play",
+}
+"""The sentence of each ``no_hints`` refusal, by why the table gives none."""
 
 
 class LobbyError(Exception):
@@ -163,6 +170,9 @@ class Table:
             self.match_ends.subscribe(match_ends.announce)
         self._hints: dict[int, tuple[tuple[int | None, int], dict[str, Any]]] = {}
         """The last hint worked out for each seat, by the (match, version) it is for."""
+        self._barred: tuple[assist_queries.Barred | None] | None = None
+        """Why this table gives no hints (None inside: it gives them), once read: a table's
+        mode is written before it is dealt, so it is kept from the first read after that."""
         self._lobby_changed = lobby_changed
         """Called once a change that the lobby's open-table list shows is stored."""
         self._turn: asyncio.Task[None] | None = None
@@ -364,6 +374,7 @@ class Table:
         # Read now, not once the listener is attached: from then on its client may act, and a
         # socket adopted at a takeover is relayed to the old owner until this returns.
         chat = await self.chat.greeting(self, seat, listener.account_id)
+        barred = await self.hints_barred() if welcome else None
         async with self.lock:
             listener.seat = seat
             if seat is not None and continues:
@@ -377,6 +388,9 @@ class Table:
                             "seat": seat,
                             "side": None if seat is None else self.rules.side_of(seat),
                             "name": None if seat is None else self.seats[seat].name,
+                            # Whether this seat may ask for a hint: a client shows the button
+                            # only then (a spectator never may).
+                            "hints": seat is not None and barred is None,
                         }
                     )
                 )
@@ -790,6 +804,19 @@ class Table:
             raise ProtocolError("no_match", "no match is being played at this table", ref)
         return self.game
 
+    async def hints_barred(self) -> assist_queries.Barred | None:
+        """Why the master gives no hints here (a rated table, a tournament's game, the daily
+        deal: a match whose result counts is its person's own play), or None where it does.
+        Read from the database, where whoever made the table wrote its mode before dealing it;
+        kept once the table is dealt, so a hint costs no query. A waiting table is read again
+        each time: its mode may be written just after it is made."""
+        if self._barred is not None:
+            return self._barred[0]
+        barred = await assist_queries.hints_barred(self._storage, self.code)
+        if self.status != "waiting":
+            self._barred = (barred,)
+        return barred
+
     async def hint(
         self, seat: int, ref: str | int | None = None, token: str | None = None
     ) -> str:
@@ -801,8 +828,11 @@ class Table:
         meanwhile; the answer names the version it is for. It is kept until the next move, so
         asking again costs nothing: a client cannot keep a bot thread busy by repeating itself.
         """
+        barred = await self.hints_barred()
         async with self.lock:
             game = self._match_for(seat, ref, token)
+            if barred is not None:
+                raise ProtocolError("no_hints", _NO_HINTS[barred], ref)
             if seat != game.to_move:
                 raise ProtocolError(
                     "not_your_turn",

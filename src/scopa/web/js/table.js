@@ -36,7 +36,7 @@ export function showTable(main, code) {
     pending: null, seenRounds: null, roundShown: null, problem: "", linkDown: false,
     sweepCalled: null, focusBack: null, hint: null, hintAsked: null, why: null, sweptUp: null,
     motion: null, menuOpen: false, leaving: false, resigning: false, clockEnds: null,
-    lastByStandIn: false, dialogWaits: false, account: null,
+    lastByStandIn: false, dialogWaits: false, account: null, hints: false,
   };
   const socket = openTableSocket(code,
     () => ({ token: s.token, match: s.match, version: s.version, continues: true }), receive, (up, why) => {
@@ -55,7 +55,13 @@ export function showTable(main, code) {
   });
 
   function receive(message) {
-    if (message.type === "welcome") s.seat = message.seat;
+    if (message.type === "welcome") {
+      s.seat = message.seat;
+      // No hint button where the server says it gives none: a rated table, a tournament's
+      // game, the daily deal (a result that counts must be the person's own play). A welcome
+      // that does not say (an older server's) keeps the button; the server refuses anyway.
+      s.hints = message.hints !== false;
+    }
     else if (message.type === "said") keepSaid(message);
     else if (message.type === "chat") keepChat(message);
     else if (message.type === "reported") chat.reported.add(message.id);
@@ -623,7 +629,7 @@ export function showTable(main, code) {
       status && status !== "here" ? " away" : ""}`, "data-seat": seat.seat,
     "data-side": seat.side, role: "group", "aria-label": seatName(seat.seat) },
     me ? [h("div", { class: "mine-aside" }, who, keeps), aboveHand(comeBack), hand(),
-      v.winner === null ? h("div", { class: "tools" }, hintButton()) : null]
+      v.winner === null ? h("div", { class: "tools" }, s.hints ? hintButton() : null) : null]
       : [who, held(cardBacks(v.hand_sizes[seat.seat], back())), keeps]);
   }
 
@@ -636,7 +642,7 @@ export function showTable(main, code) {
       comeBack ? backRow() : null,
       s.pending ? captureChoice() : null,
       v.winner === null ? whyText() : null,
-      v.winner === null ? hintText() : null);
+      v.winner === null && s.hints ? hintText() : null);
   }
 
   function held(backs) {
