@@ -161,17 +161,17 @@ async def test_guests_play_unranked(server: Server) -> None:
             await give_up(server, grant)
         await give_up(server, await play_daily(bea))
         today = (await guest.http.get("/api/daily")).json()
-        # A guest sees its match beside the master's by its table and seat token.
+        # A guest sees its match beside the master's by its table and seat token: once the
+        # day is over (before, the master's play is sealed to a guest: issue 34, item 3).
         proof = {"table": grants[1]["table"]["code"], "token": grants[1]["token"]}
-
-        async def master_played() -> bool:
-            answer = await guest.http.post("/api/daily/comparison", json=proof)
-            return answer.status_code == 200 and answer.json()["master"] is not None
-
-        await until(master_played, "the master's play of the day's deal")
+        await master_stored(server)
+        set_day(server, DAY + timedelta(days=1))
+        proof["day"] = DAY.isoformat()
         shown = (await guest.http.post("/api/daily/comparison", json=proof)).json()
+        assert shown["master"] is not None and shown["master_sealed"] is None
         forged = await guest.http.post("/api/daily/comparison",
                                        json={**proof, "token": grants[0]["token"]})
+        set_day(server, DAY)
 
     assert [(line["rank"], line["name"], line["won"]) for line in today["standings"]] == [
         (1, "Bea", False)]
@@ -180,6 +180,76 @@ async def test_guests_play_unranked(server: Server) -> None:
     assert shown["yours"]["match"] == grants[1]["table"]["match"] and shown["streak"] is None
     assert (forged.status_code, forged.json()) == (
         403, {"detail": "that token holds no seat at that day's deal"})
+
+
+async def master_stored(server: Server, day: date = DAY) -> int:
+    """The master's play of ``day``'s deal, once it is stored (it starts with the day's first
+    attempt)."""
+
+    async def stored() -> bool:
+        return await daily_queries.master_match(server.room.storage, day) is not None
+
+    await until(stored, "the master's play of the day's deal")
+    found = await daily_queries.master_match(server.room.storage, day)
+    assert found is not None
+    return found
+
+
+def cards_in(replay: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """The cards a replay shows in the player's hand or on the table, and in other hands."""
+    seen: set[str] = set()
+    others: set[str] = set()
+    for frame in replay["frames"]:
+        seen.update(frame["hands"][0], frame["table"])
+        for hand in frame["hands"][1:]:
+            others.update(hand)
+    return seen, others
+
+
+async def test_a_guest_who_resigns_at_once_learns_no_card_of_the_day_it_was_not_dealt(
+    server: Server,
+) -> None:
+    """Issue 34, item 3: a guest resigned at move 0 and the comparison gave it the master's
+    replay, every hand of every round of the day's deck, before it played for rank. Until the
+    day is over a comparison shows its asker only what their seat was dealt and saw; the
+    master's play opens to an account once it has finished its own ranked attempt."""
+    set_day(server, DAY)
+    async with person(server) as guest, person(server, "Cid") as cid, \
+            person(server, "Dee") as dee:
+        grant = await play_daily(guest)
+        await give_up(server, grant)
+        master = await master_stored(server)
+        proof = {"table": grant["table"]["code"], "token": grant["token"]}
+        asked = [await guest.http.post("/api/daily/comparison", json=proof),
+                 await cid.http.post("/api/daily/comparison", json=proof)]
+        await give_up(server, await play_daily(dee))
+        played = (await dee.http.post("/api/daily/comparison", json=proof)).json()
+        set_day(server, DAY + timedelta(days=1))
+        master_record = await finished_record(guest, master)
+        after = (await guest.http.post("/api/daily/comparison",
+                                       json={**proof, "day": DAY.isoformat()})).json()
+
+    master_game = Game.replay(master_record)
+    assert master_game.is_over
+    for answer in asked:  # the guest itself, and an account that has not played the deal
+        assert answer.status_code == 200, answer.text
+        shown = answer.json()
+        assert shown["master"] is None
+        assert shown["master_sealed"].startswith("the master's play of the day's deal")
+        assert shown["master_opens_at"] == "2026-12-03T00:00:00+00:00"
+        assert f'"match": {master}' not in answer.text
+        yours = shown["yours"]["replay"]
+        seen, others = cards_in(yours)
+        assert others == set() and yours["hidden"] == [1], "the master's hand is not shown"
+        first = yours["frames"][0]
+        assert len(first["hands"][0]) == 3 and len(first["table"]) == 4
+        assert len(seen) == 7, "resigned at once: the first hand and the table, nothing else"
+    # An account that has finished its own attempt sees the master's play, and the day over
+    # everyone does.
+    assert played["master"]["match"] == master and played["master_sealed"] is None
+    assert played["yours"]["replay"].get("hidden") is None
+    assert after["master"]["match"] == master and after["master_sealed"] is None
+    assert cards_in(after["yours"]["replay"])[1] != set()
 
 
 async def test_the_days_table_ranks_wins_first_then_the_margin(server: Server) -> None:

@@ -96,8 +96,23 @@ class Side(BaseModel):
 class Comparison(BaseModel):
     day: str
     yours: Side
-    master: Side | None = Field(description="None while the master is still playing the deal")
+    master: Side | None = Field(
+        description="None while the master is still playing the deal, or while its play is "
+        "sealed to you (``master_sealed`` says why)")
+    master_sealed: str | None = Field(
+        None, description="why the master's play is not shown yet: until the day is over it "
+        "is shown only to an account that has finished its own (ranked) attempt; then "
+        "``yours`` shows the other seat's hands hidden")
+    master_opens_at: str | None = Field(
+        None, description="when the master's play opens to everyone, while it is sealed")
     streak: int | None
+
+
+MASTER_SEALED: Final = (
+    "the master's play of the day's deal shows every hand of every round: until the day is "
+    "over (00:00 UTC) it is shown only to a logged-in player who has finished their own "
+    "attempt at the deal"
+)
 
 
 def _standings(found: list[daily_queries.Standing], over: bool) -> list[Standing]:
@@ -183,7 +198,13 @@ async def _resume(
 async def comparison(body: Ask, daily: Daily, request: Request) -> Comparison:
     """Your finished match of a day's deal beside the master's own play of it, seat for seat:
     logged in, your attempt; as a guest, the one at ``table`` whose seat ``token`` holds. Shown
-    only once you have finished it (409 before)."""
+    only once you have finished it (409 before).
+
+    Until the day is over, no comparison shows a card its asker was not dealt (issue 34,
+    item 3): the master's play is every hand of every round of the day's deck, so it opens
+    early only to an account that has finished its own ranked attempt (which can no longer
+    use it); to anyone else (a guest, who may resign at once and then play for rank) it is
+    sealed, and their own match is shown as their seat saw it, the other hand hidden."""
     day = daily.today() if body.day is None else parse_day(body.day)
     storage = daily.room.storage
     account = await accounts.current_account(request)
@@ -201,19 +222,43 @@ async def comparison(body: Ask, daily: Daily, request: Request) -> Comparison:
     if not attempt.finished or attempt.match_id is None:
         raise LobbyError(409, "finish the deal first: the master's play of it is shown once "
                          "yours is over")
-    yours = await _side(daily, attempt.match_id)
+    deck_open = daily.is_over(day) or (
+        account is not None and await daily.has_played(day, account.id))
+    yours = await _side(daily, attempt.match_id, None if deck_open else PLAYER_SEAT)
     assert yours is not None
+    streak = None if account is None else await daily.streak(account.id)
     master_id = await daily_queries.master_match(storage, day)
     if master_id is None:
         daily.master_play(day)
+    if not deck_open:
+        return Comparison(day=day.isoformat(), yours=yours, master=None,
+                          master_sealed=MASTER_SEALED,
+                          master_opens_at=daily.ends_at(day).isoformat(), streak=streak)
     return Comparison(
         day=day.isoformat(), yours=yours,
         master=None if master_id is None else await _side(daily, master_id),
-        streak=None if account is None else await daily.streak(account.id),
+        master_sealed=None, master_opens_at=None, streak=streak,
     )
 
 
-async def _side(daily: DailyDeals, match_id: int) -> Side | None:
+def seat_view(replay: dict[str, Any], seat: int) -> dict[str, Any]:
+    """A replay as ``seat`` saw its match: the other seats' hands empty in every frame (what
+    they played shows on the table, as it did), and ``hidden`` naming them.
+
+    >>> shown = seat_view({"frames": [{"hands": [["1C"], ["7D", "KS"]], "table": ["3S"]}]}, 0)
+    >>> shown["frames"], shown["hidden"]
+    ([{'hands': [['1C'], []], 'table': ['3S']}], [1])
+    """
+    hidden = [other for other in range(len(replay["frames"][0]["hands"])) if other != seat]
+    return {**replay, "hidden": hidden, "frames": [
+        {**frame, "hands": [hand if index == seat else [] for index, hand in
+                            enumerate(frame["hands"])]}
+        for frame in replay["frames"]
+    ]}
+
+
+async def _side(daily: DailyDeals, match_id: int, view: int | None = None) -> Side | None:
+    """One match of the comparison; with ``view``, as that seat saw it (:func:`seat_view`)."""
     found = await daily.room.storage.load_match_record(match_id)
     if found is None or found[1] is None:
         return None
@@ -221,6 +266,8 @@ async def _side(daily: DailyDeals, match_id: int) -> Side | None:
     players, look = await review_queries.players_and_look(daily.room.storage, match_id)
     replay = {"match": match_id, "players": players, "look": look, **frames(record),
               "chat": []}
+    if view is not None:
+        replay = seat_view(replay, view)
     return Side(match=match_id, seat=PLAYER_SEAT, scores=replay["scores"],
                 winner=replay["winner"], replay=replay)
 

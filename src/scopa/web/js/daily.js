@@ -81,7 +81,9 @@ export function showDaily(main) {
       // A guest's match still being played is no problem: its table is there to resume.
       if (!guest) problem = error.message;
     }
-    if (shown && shown.master === null && !closed) {
+    // A master's play sealed to this player (a guest, before the day is over) is not being
+    // played: it opens at the day's end, so nothing is asked again until then.
+    if (shown && shown.master === null && !shown.master_sealed && !closed) {
       poll = setTimeout(() => compare(guest).then(() => !closed && render()), MASTER_POLL_MS);
     }
   }
@@ -142,7 +144,8 @@ export function showDaily(main) {
     const title = t(kind === "yours" ? "daily.yours" : "daily.master");
     if (!data) {
       return h("section", { class: `daily-side ${kind}` }, h("h3", {}, title),
-        h("p", { class: "note" }, t("daily.master_playing")));
+        h("p", { class: "note", id: shown?.master_sealed ? "daily-master-sealed" : null },
+          t(shown?.master_sealed ? "daily.master_sealed" : "daily.master_playing")));
     }
     const [me, them] = data.scores;
     const won = data.winner === 0;
