@@ -155,7 +155,11 @@ export function showTable(main, code) {
     s.sweepCalled = message.play?.sweep ? message.version : null;
     const next = message.match === s.match && message.version === s.version + 1;
     const played = next && message.play ? parseMove(message.play.move) : null;
-    const newRound = s.view && message.view.round_number !== s.view.round_number;
+    // A round's end is a new round of the same match: a new match (a rematch) starts again at
+    // round 0 with no round scored, and taking it for one read the old match's last round
+    // from an empty list and threw, so the screen stayed on the old match (issue 35, item 1).
+    const newRound = s.view && message.match === s.match &&
+      message.view.round_number !== s.view.round_number;
     const over = message.view.winner !== null && s.view?.winner === null;
     s.sweptUp = played && (newRound || over) ? leftovers(played, message.play.seat) : null;
     const sideOf = (seat) => s.table?.seats[seat]?.side ?? seat;
