@@ -18,7 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -219,40 +219,98 @@ class ServerProcess:
         self.process.wait(TIMEOUT)
 
 
+def _spawn(db: str, *options: str) -> subprocess.Popen[str]:
+    """``scopa serve`` started in its own process on a free loopback port, not yet waited for."""
+    command = [sys.executable, "-m", "scopa", "serve", "--port", "0", "--db", db, *options]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen(
+        command, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, env=env
+    )
+
+
+def _ready(process: subprocess.Popen[str]) -> ServerProcess:
+    """The process once it has said where it listens (its first line is the URL)."""
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    assert "card room is open at" in line, f"scopa serve said {line!r}"
+    return ServerProcess(process, line.split()[-1])
+
+
+def _stop(process: subprocess.Popen[str]) -> None:
+    """``kill -9``, at once and for certain: a test's server has nothing to flush that the test
+    still reads, and a graceful stop only waits (uvicorn's for its sockets, the bots' queue
+    for its workers)."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGKILL)
+    process.wait(TIMEOUT)
+    if process.stdout is not None:
+        process.stdout.close()
+
+
 @contextlib.contextmanager
 def subprocess_server(db: str, *options: str) -> Iterator[ServerProcess]:
     """``scopa serve`` in its own process on a free loopback port; its first line is the URL."""
-    command = [sys.executable, "-m", "scopa", "serve", "--port", "0", "--db", db, *options]
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, env=env
-    )
+    process = _spawn(db, *options)
     try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        assert "card room is open at" in line, f"scopa serve said {line!r}"
-        yield ServerProcess(process, line.split()[-1])
+        yield _ready(process)
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGKILL)
-        process.wait(TIMEOUT)
-        if process.stdout is not None:
-            process.stdout.close()
+        _stop(process)
 
 
-@contextlib.contextmanager
-def subprocess_servers(
-    db: str, redis_url: str, names: Iterable[str], *options: str
-) -> Iterator[dict[str, ServerProcess]]:
-    """Processes of one room, as deployed: a ``scopa serve`` for each name (its ``--name``),
-    all on the database ``db`` and the Redis at ``redis_url``, with ``options``; all stopped
-    at the end."""
-    with contextlib.ExitStack() as stack:
-        yield {
-            name: stack.enter_context(
-                subprocess_server(db, "--redis", redis_url, "--name", name, *options))
-            for name in names
-        }
+@dataclass
+class RoomProcesses:
+    """The processes of one room, as deployed: each a ``scopa serve`` on one fresh PostgreSQL
+    database and one fresh Redis database, known by the name the test gave it.
+
+    Each process's ``--name`` is that name and a token of this room's own: Redis has one set of
+    pub/sub channels for all its databases, so two tests' processes of the same name (two
+    pytest processes run at once) would hear each other's inboxes."""
+
+    db: str
+    redis: str
+    options: tuple[str, ...]
+    run: str
+    servers: dict[str, ServerProcess]
+    stack: contextlib.ExitStack
+
+    def start(self, *names: str, options: Callable[[str], Sequence[str]] | None = None
+              ) -> list[ServerProcess]:
+        """More processes of the room (a restart after a kill, say), started all at once and
+        stopped with the others; ``options`` gives each name's own options, after the room's."""
+        spawned = []
+        for name in names:
+            own = tuple(options(name)) if options is not None else ()
+            process = _spawn(self.db, "--redis", self.redis, "--name", f"{name}-{self.run}",
+                             *self.options, *own)
+            self.stack.callback(_stop, process)
+            spawned.append((name, process))
+        for name, process in spawned:
+            self.servers[name] = _ready(process)
+        return [self.servers[name] for name in names]
+
+    def known_as(self, process: str) -> str:
+        """The test's name for the process whose ``--name`` is ``process`` (a lease's holder)."""
+        return process.removesuffix(f"-{self.run}")
+
+    def stop(self) -> None:
+        """Every process killed now, before the room's databases go at its end."""
+        self.stack.close()
+
+
+@contextlib.asynccontextmanager
+async def room_processes(
+    names: Iterable[str],
+    *options: str,
+    options_of: Callable[[str], Sequence[str]] | None = None,
+) -> AsyncIterator[RoomProcesses]:
+    """A fresh PostgreSQL database, a fresh Redis database and a ``scopa serve`` for each name
+    on both, with ``options`` (and ``options_of(name)`` after them), all started at once and
+    all killed at the end. Skips, saying why, where PostgreSQL or Redis cannot be had."""
+    async with fresh_postgres() as db, fresh_redis() as redis_url:
+        with contextlib.ExitStack() as stack:
+            room = RoomProcesses(db, redis_url, options, secrets.token_hex(3), {}, stack)
+            room.start(*names, options=options_of)
+            yield room
 
 
 NGINX = os.environ.get("SCOPA_TEST_NGINX")

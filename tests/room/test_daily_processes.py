@@ -15,9 +15,7 @@ from .server_support import (
     TIMEOUT,
     ServerProcess,
     anyio_backend,
-    fresh_postgres,
-    fresh_redis,
-    subprocess_server,
+    room_processes,
 )
 
 pytestmark = pytest.mark.anyio
@@ -51,17 +49,15 @@ async def published_seed(server: ServerProcess, day: str) -> int:
 
 async def test_every_process_deals_the_same_deck_and_a_restart_keeps_it() -> None:
     yesterday = (datetime.now(UTC).date() - timedelta(days=1)).isoformat()
-    async with fresh_postgres() as db, fresh_redis() as redis:
-        options = ("--redis", redis, "--bot-delay", "0")
-        with subprocess_server(db, *options, "--name", "p1") as first, \
-                subprocess_server(db, *options, "--name", "p2") as second:
-            hands = [await first_hand(first), await first_hand(second)]
-            seeds = [await published_seed(first, yesterday),
-                     await published_seed(second, yesterday)]
-            first.kill()
-            with subprocess_server(db, *options, "--name", "p3") as third:
-                hands.append(await first_hand(third))
-                seeds.append(await published_seed(third, yesterday))
+    async with room_processes(("p1", "p2"), "--bot-delay", "0") as room:
+        first, second = room.servers["p1"], room.servers["p2"]
+        hands = [await first_hand(first), await first_hand(second)]
+        seeds = [await published_seed(first, yesterday),
+                 await published_seed(second, yesterday)]
+        first.kill()
+        (third,) = room.start("p3")
+        hands.append(await first_hand(third))
+        seeds.append(await published_seed(third, yesterday))
 
     assert hands[0] == hands[1] == hands[2] and len(hands[0]) == 3
     assert seeds[0] == seeds[1] == seeds[2]

@@ -22,9 +22,7 @@ from .pool_support import Waiter
 from .server_support import (
     TIMEOUT,
     anyio_backend,
-    fresh_postgres,
-    fresh_redis,
-    subprocess_servers,
+    room_processes,
     until,
 )
 
@@ -40,62 +38,61 @@ async def paired(waiter: Waiter) -> dict[str, Any] | None:
 
 
 async def test_three_processes_pair_everyone_once_through_a_kill_9() -> None:
-    async with fresh_postgres() as db, fresh_redis() as redis_url:
-        with subprocess_servers(db, redis_url, ("p1", "p2", "p3"), "--bot-delay", "0") as named:
-            servers = list(named.values())
-            people: dict[str, tuple[int, Waiter, asyncio.Task[dict[str, Any] | None]]] = {}
+    async with room_processes(("p1", "p2", "p3"), "--bot-delay", "0") as room:
+        db, redis_url, servers = room.db, room.redis, list(room.servers.values())
+        people: dict[str, tuple[int, Waiter, asyncio.Task[dict[str, Any] | None]]] = {}
 
-            async def join(process: int) -> None:
-                name = f"P{len(people) + 1}"
-                waiter = await Waiter.open(servers[process].url)
-                await waiter.join(name=name)
-                await waiter.wait_for("waiting")
-                people[name] = (process, waiter, asyncio.create_task(paired(waiter)))
+        async def join(process: int) -> None:
+            name = f"P{len(people) + 1}"
+            waiter = await Waiter.open(servers[process].url)
+            await waiter.join(name=name)
+            await waiter.wait_for("waiting")
+            people[name] = (process, waiter, asyncio.create_task(paired(waiter)))
 
-            for k in range(24):
-                await join(k % 3)
-            # Mid-way: once some are seated, the third process is killed (kill -9).
-            async def some_seated() -> bool:
-                return sum(task.done() for _, _, task in people.values()) >= 4
+        for k in range(24):
+            await join(k % 3)
+        # Mid-way: once some are seated, the third process is killed (kill -9).
+        async def some_seated() -> bool:
+            return sum(task.done() for _, _, task in people.values()) >= 4
 
-            await until(some_seated, "four people seated")
-            servers[2].kill()
-            for k in range(10):
-                await join(k % 2)
-            survivors = {name for name, (process, _, _) in people.items() if process != 2}
-            client = redis.Redis.from_url(redis_url, decode_responses=True)
-            try:
-                # The killed process's people leave the pool once their keys expire; then at
-                # most one survivor can be left alone, who gets a partner.
-                async def settled() -> bool:
-                    left = [name for name in survivors if not people[name][2].done()]
-                    waiting = await client.hlen("scopa:pools:pool:scopa-casual")
-                    return len(left) <= 1 and waiting == len(left)
+        await until(some_seated, "four people seated")
+        servers[2].kill()
+        for k in range(10):
+            await join(k % 2)
+        survivors = {name for name, (process, _, _) in people.items() if process != 2}
+        client = redis.Redis.from_url(redis_url, decode_responses=True)
+        try:
+            # The killed process's people leave the pool once their keys expire; then at
+            # most one survivor can be left alone, who gets a partner.
+            async def settled() -> bool:
+                left = [name for name in survivors if not people[name][2].done()]
+                waiting = await client.hlen("scopa:pools:pool:scopa-casual")
+                return len(left) <= 1 and waiting == len(left)
 
-                await until(settled, "the pool settled after the kill")
-                if any(not people[name][2].done() for name in survivors):
-                    await join(0)
-                    survivors.add(f"P{len(people)}")
-            finally:
-                await client.aclose()
-            grants = {name: await people[name][2] for name in survivors}
-            assert all(grant is not None for grant in grants.values()), grants
-            engine = create_async_engine(async_url(db))
-            try:
-                async with engine.connect() as connection:
-                    # A table its maker died making was ended (expired) before its people
-                    # were put back in the pool: it seats nobody.
-                    rows = (await connection.execute(
-                        sa.select(seats.c.table_code, seats.c.seat, seats.c.name)
-                        .join(tables, tables.c.code == seats.c.table_code)
-                        .where(tables.c.status != "expired"))).all()
-            finally:
-                await engine.dispose()
-            # Each person sits at one table at most, once; each survivor where they were told.
-            assert Counter(row.name for row in rows).most_common(1)[0][1] == 1
-            where = {row.name: (row.table_code, row.seat) for row in rows}
-            for name, grant in grants.items():
-                assert grant is not None and where[name] == (grant["code"], grant["seat"])
-            for _, waiter, _ in people.values():
-                await waiter.close()
+            await until(settled, "the pool settled after the kill")
+            if any(not people[name][2].done() for name in survivors):
+                await join(0)
+                survivors.add(f"P{len(people)}")
+        finally:
+            await client.aclose()
+        grants = {name: await people[name][2] for name in survivors}
+        assert all(grant is not None for grant in grants.values()), grants
+        engine = create_async_engine(async_url(db))
+        try:
+            async with engine.connect() as connection:
+                # A table its maker died making was ended (expired) before its people
+                # were put back in the pool: it seats nobody.
+                rows = (await connection.execute(
+                    sa.select(seats.c.table_code, seats.c.seat, seats.c.name)
+                    .join(tables, tables.c.code == seats.c.table_code)
+                    .where(tables.c.status != "expired"))).all()
+        finally:
+            await engine.dispose()
+        # Each person sits at one table at most, once; each survivor where they were told.
+        assert Counter(row.name for row in rows).most_common(1)[0][1] == 1
+        where = {row.name: (row.table_code, row.seat) for row in rows}
+        for name, grant in grants.items():
+            assert grant is not None and where[name] == (grant["code"], grant["seat"])
+        for _, waiter, _ in people.values():
+            await waiter.close()
 

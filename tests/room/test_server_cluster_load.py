@@ -28,9 +28,7 @@ from .server_support import (
     TIMEOUT,
     ServerProcess,
     anyio_backend,
-    fresh_postgres,
-    fresh_redis,
-    subprocess_server,
+    room_processes,
 )
 
 # Its own load is the test: it runs with the machine to itself (scripts/test.sh), not beside
@@ -136,61 +134,54 @@ async def healthz(server: ServerProcess) -> dict[str, Any]:
 
 
 async def test_a_kill_9_under_load_loses_no_move_and_plays_none_twice() -> None:
-    async with fresh_postgres() as db, fresh_redis() as redis:
-        with contextlib.ExitStack() as stack:
-            servers = {
-                f"p{k}": stack.enter_context(
-                    subprocess_server(
-                        db, "--redis", redis, "--name", f"p{k}", "--bot-delay", "0",
-                        "--lobby-writes", "1000/second",
-                    )
-                )
-                for k in (1, 2, 3)
-            }
-            names = sorted(servers)
-            players = []
-            for k in range(TABLES):
-                # Made at one process, played from the same one or the next: local and relayed.
-                made_at, played_at = servers[names[k % 3]], servers[names[(k + k // 3) % 3]]
-                async with Lobby(made_at.url) as lobby:
-                    grant = await lobby.play_computer(name=f"P{k}", level="random", target=1)
-                code, token = grant["table"]["code"], grant["token"]
-                connection = await TableConnection.open(played_at.url, code, token)
-                players.append(Player(code, token, connection, random.Random(k)))
-            owned = {name: set((await healthz(s))["owned"]) for name, s in servers.items()}
-            victim = max(names, key=lambda name: len(owned[name]))
-            assert sum(len(codes) for codes in owned.values()) == TABLES
-            survivors = {name: server for name, server in servers.items() if name != victim}
-            playing = [asyncio.create_task(player.play(survivors)) for player in players]
-            try:
-                async with asyncio.timeout(TIMEOUT):
-                    await asyncio.gather(*(player.warmed_up.wait() for player in players))
-                helpers = descendants(servers[victim].process.pid)
-                assert helpers  # the bots of its tables ran in its worker processes
-                servers[victim].kill()  # every table mid-match, every person playing
-                for player in players:
-                    player.killed.set()
-                await asyncio.gather(*playing)
-            finally:
-                for task in playing:
-                    task.cancel()
-            # The victim's workers ended with it (none is left waiting for jobs for ever).
-            assert [pid for pid in helpers if not ends(pid, TIMEOUT)] == []
-            # The victim's tables have new owners among the survivors, and every match ended.
-            now_owned = set()
-            for server in survivors.values():
-                now_owned |= set((await healthz(server))["owned"])
-            assert owned[victim] <= now_owned
-            async with Lobby(survivors[min(survivors)].url) as lobby:
-                for player in players:
-                    assert player.connection.over is not None and player.connection.match
-                    record = await lobby.match_record(player.connection.match)
-                    stored = dict(enumerate(record["moves"], start=1))
-                    # Every move shown is stored in its place; the record ends where the
-                    # person's match ended, and replays to the winner they were told.
-                    assert {v: stored.get(v) for v in player.seen} == player.seen, player.code
-                    assert len(stored) == player.connection.version
-                    assert Game.replay(record).winner == player.connection.over["winner"]
-                    assert set(player.refused) <= REFUSALS, (player.code, player.refused)
-            assert sum(player.reconnects for player in players) >= 1  # some sockets died
-            assert sum(len(player.seen) for player in players) >= TABLES * KILL_AT
+    async with room_processes(
+        ("p1", "p2", "p3"), "--bot-delay", "0", "--lobby-writes", "1000/second"
+    ) as room:
+        servers = room.servers
+        names = sorted(servers)
+        players = []
+        for k in range(TABLES):
+            # Made at one process, played from the same one or the next: local and relayed.
+            made_at, played_at = servers[names[k % 3]], servers[names[(k + k // 3) % 3]]
+            async with Lobby(made_at.url) as lobby:
+                grant = await lobby.play_computer(name=f"P{k}", level="random", target=1)
+            code, token = grant["table"]["code"], grant["token"]
+            connection = await TableConnection.open(played_at.url, code, token)
+            players.append(Player(code, token, connection, random.Random(k)))
+        owned = {name: set((await healthz(s))["owned"]) for name, s in servers.items()}
+        victim = max(names, key=lambda name: len(owned[name]))
+        assert sum(len(codes) for codes in owned.values()) == TABLES
+        survivors = {name: server for name, server in servers.items() if name != victim}
+        playing = [asyncio.create_task(player.play(survivors)) for player in players]
+        try:
+            async with asyncio.timeout(TIMEOUT):
+                await asyncio.gather(*(player.warmed_up.wait() for player in players))
+            helpers = descendants(servers[victim].process.pid)
+            assert helpers  # the bots of its tables ran in its worker processes
+            servers[victim].kill()  # every table mid-match, every person playing
+            for player in players:
+                player.killed.set()
+            await asyncio.gather(*playing)
+        finally:
+            for task in playing:
+                task.cancel()
+        # The victim's workers ended with it (none is left waiting for jobs for ever).
+        assert [pid for pid in helpers if not ends(pid, TIMEOUT)] == []
+        # The victim's tables have new owners among the survivors, and every match ended.
+        now_owned = set()
+        for server in survivors.values():
+            now_owned |= set((await healthz(server))["owned"])
+        assert owned[victim] <= now_owned
+        async with Lobby(survivors[min(survivors)].url) as lobby:
+            for player in players:
+                assert player.connection.over is not None and player.connection.match
+                record = await lobby.match_record(player.connection.match)
+                stored = dict(enumerate(record["moves"], start=1))
+                # Every move shown is stored in its place; the record ends where the
+                # person's match ended, and replays to the winner they were told.
+                assert {v: stored.get(v) for v in player.seen} == player.seen, player.code
+                assert len(stored) == player.connection.version
+                assert Game.replay(record).winner == player.connection.over["winner"]
+                assert set(player.refused) <= REFUSALS, (player.code, player.refused)
+        assert sum(player.reconnects for player in players) >= 1  # some sockets died
+        assert sum(len(player.seen) for player in players) >= TABLES * KILL_AT

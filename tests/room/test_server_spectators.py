@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import contextlib
 import random
-import secrets
 import signal
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import pytest
@@ -27,9 +26,7 @@ from .server_support import (
     TIMEOUT,
     ServerProcess,
     anyio_backend,
-    fresh_postgres,
-    fresh_redis,
-    subprocess_server,
+    room_processes,
 )
 from .test_server_cluster import TAKEOVER
 
@@ -40,24 +37,14 @@ STALLED = "600"
 """The first process's bot delay, in seconds: longer than any test."""
 
 
-@contextlib.contextmanager
-def three_processes(db: str, redis: str) -> Iterator[list[ServerProcess]]:
-    """p1 (whose bots stall), p2 and p3 (whose bots play at once), sharing one room.
-
-    Their names are this test's own: Redis has one set of pub/sub channels for all its
-    databases, so processes of another test run on the same Redis server, with the same
-    names, would hear each other's inboxes."""
-    run = secrets.token_hex(3)
-    with contextlib.ExitStack() as stack:
-        yield [
-            stack.enter_context(
-                subprocess_server(
-                    db, "--redis", redis, "--name", f"p{k}-{run}", "--bot-delay",
-                    STALLED if k == 1 else "0",
-                )
-            )
-            for k in (1, 2, 3)
-        ]
+@contextlib.asynccontextmanager
+async def three_processes() -> AsyncIterator[list[ServerProcess]]:
+    """p1 (whose bots stall), p2 and p3 (whose bots play at once), sharing one room."""
+    async with room_processes(
+        ("p1", "p2", "p3"),
+        options_of=lambda name: ("--bot-delay", STALLED if name == "p1" else "0"),
+    ) as room:
+        yield list(room.servers.values())
 
 
 class Watched:
@@ -170,47 +157,46 @@ def paused(server: ServerProcess) -> Iterator[None]:
 
 
 async def test_a_spectator_on_a_third_process_sees_every_play_while_seats_move() -> None:
-    async with fresh_postgres() as db, fresh_redis() as redis:
-        with three_processes(db, redis) as (p1, p2, p3):
-            rng = random.Random(21)
-            async with Lobby(p1.url) as lobby:
-                made = await lobby.play_computer(name="Ada", level="random", players=4)
-            code, token = made["table"]["code"], made["token"]
-            # Ada at p1, its owner, which so keeps the table when the spectator, at p3, asks
-            # for it.
-            ada = await Watched.open(p1.url, code, token)
-            first = await ada.until(lambda m: m["type"] == "state")
-            spectator = await Watched.open(p3.url, code, match=first["match"], version=0)
-            sockets = [spectator, ada]
-            # Ada goes back and forth between p1 and p2, and each time the table follows her,
-            # while p3 is too busy for a moment to follow it at once: at p2 the three bots
-            # play their turns, at p1 Ada plays hers, before p3 hears the table moved.
-            for hop in range(6):
-                version = ada.connection.version
-                assert version is not None
-                await spectator.at(version)
-                await leave(ada, spectator)
-                with paused(p3):
-                    ada = await Watched.open(
-                        (p2 if hop % 2 == 0 else p1).url, code, token,
-                        match=ada.connection.match, version=version,
-                    )
-                    sockets.append(ada)
-                    await my_turn(ada)
-                    if ada.connection.over is not None:
-                        break
-                    if hop % 2:
-                        await play(ada, rng)
-                if hop % 2 == 0:
-                    await play(ada, rng)
-                    await my_turn(ada)
-            match, version = ada.connection.match, ada.connection.version
-            assert match is not None and version is not None
+    async with three_processes() as (p1, p2, p3):
+        rng = random.Random(21)
+        async with Lobby(p1.url) as lobby:
+            made = await lobby.play_computer(name="Ada", level="random", players=4)
+        code, token = made["table"]["code"], made["token"]
+        # Ada at p1, its owner, which so keeps the table when the spectator, at p3, asks
+        # for it.
+        ada = await Watched.open(p1.url, code, token)
+        first = await ada.until(lambda m: m["type"] == "state")
+        spectator = await Watched.open(p3.url, code, match=first["match"], version=0)
+        sockets = [spectator, ada]
+        # Ada goes back and forth between p1 and p2, and each time the table follows her,
+        # while p3 is too busy for a moment to follow it at once: at p2 the three bots
+        # play their turns, at p1 Ada plays hers, before p3 hears the table moved.
+        for hop in range(6):
+            version = ada.connection.version
+            assert version is not None
             await spectator.at(version)
-            plays = await every_play(p3.url, code, match)
-            assert gaps(sockets, plays) == []
-            await ada.connection.close()
-            await spectator.connection.close()
+            await leave(ada, spectator)
+            with paused(p3):
+                ada = await Watched.open(
+                    (p2 if hop % 2 == 0 else p1).url, code, token,
+                    match=ada.connection.match, version=version,
+                )
+                sockets.append(ada)
+                await my_turn(ada)
+                if ada.connection.over is not None:
+                    break
+                if hop % 2:
+                    await play(ada, rng)
+            if hop % 2 == 0:
+                await play(ada, rng)
+                await my_turn(ada)
+        match, version = ada.connection.match, ada.connection.version
+        assert match is not None and version is not None
+        await spectator.at(version)
+        plays = await every_play(p3.url, code, match)
+        assert gaps(sockets, plays) == []
+        await ada.connection.close()
+        await spectator.connection.close()
 
 
 async def warm_up(server: ServerProcess) -> None:
@@ -227,36 +213,35 @@ async def warm_up(server: ServerProcess) -> None:
 
 
 async def test_sockets_that_outlive_a_kill_9_of_their_owner_get_the_plays_they_missed() -> None:
-    async with fresh_postgres() as db, fresh_redis() as redis:
-        with three_processes(db, redis) as (p1, p2, p3):
-            await warm_up(p2)
-            await warm_up(p3)
-            async with Lobby(p1.url) as lobby:
-                made = await lobby.play_computer(name="Ada", level="random", players=4)
-            code, token = made["table"]["code"], made["token"]
-            ada = await Watched.open(p1.url, code, token)
-            first = await ada.until(lambda m: m["type"] == "state")
-            spectator = await Watched.open(p3.url, code, match=first["match"], version=0)
-            if ada.connection.my_turn:  # else a bot is to play, and never does at p1
-                await play(ada, random.Random(9))
-            match, version = ada.connection.match, ada.connection.version
-            assert match is not None and version is not None
-            await spectator.at(version)
-            assert not ada.connection.my_turn  # whoever takes p1's table has bots to play
-            p1.kill()
-            with pytest.raises(Closed):
-                await ada.until(lambda m: False)
-            # Ada reconnects at p2 at once, while p1's lease holds: her hello goes to a dead
-            # process, and she is welcomed once p2 or p3 has taken the table over. The one
-            # that takes it plays its bots' turns at once; the other's socket follows later.
-            back = await Watched.open(
-                p2.url, code, token, match=match, version=version, timeout=TAKEOVER + TIMEOUT
-            )
-            await my_turn(back)
-            assert back.connection.version is not None
-            await spectator.at(back.connection.version)
-            plays = await every_play(p2.url, code, match)
-            assert len(plays) > version  # the bots played after the takeover
-            assert gaps([ada, spectator, back], plays) == []
-            await back.connection.close()
-            await spectator.connection.close()
+    async with three_processes() as (p1, p2, p3):
+        await warm_up(p2)
+        await warm_up(p3)
+        async with Lobby(p1.url) as lobby:
+            made = await lobby.play_computer(name="Ada", level="random", players=4)
+        code, token = made["table"]["code"], made["token"]
+        ada = await Watched.open(p1.url, code, token)
+        first = await ada.until(lambda m: m["type"] == "state")
+        spectator = await Watched.open(p3.url, code, match=first["match"], version=0)
+        if ada.connection.my_turn:  # else a bot is to play, and never does at p1
+            await play(ada, random.Random(9))
+        match, version = ada.connection.match, ada.connection.version
+        assert match is not None and version is not None
+        await spectator.at(version)
+        assert not ada.connection.my_turn  # whoever takes p1's table has bots to play
+        p1.kill()
+        with pytest.raises(Closed):
+            await ada.until(lambda m: False)
+        # Ada reconnects at p2 at once, while p1's lease holds: her hello goes to a dead
+        # process, and she is welcomed once p2 or p3 has taken the table over. The one
+        # that takes it plays its bots' turns at once; the other's socket follows later.
+        back = await Watched.open(
+            p2.url, code, token, match=match, version=version, timeout=TAKEOVER + TIMEOUT
+        )
+        await my_turn(back)
+        assert back.connection.version is not None
+        await spectator.at(back.connection.version)
+        plays = await every_play(p2.url, code, match)
+        assert len(plays) > version  # the bots played after the takeover
+        assert gaps([ada, spectator, back], plays) == []
+        await back.connection.close()
+        await spectator.connection.close()

@@ -22,9 +22,7 @@ from scopa.server.store.storage import async_url
 from .server_support import (
     TIMEOUT,
     anyio_backend,
-    fresh_postgres,
-    fresh_redis,
-    subprocess_servers,
+    room_processes,
     until,
 )
 
@@ -62,63 +60,65 @@ async def test_a_swiss_goes_on_when_its_director_is_killed_between_rounds(
     tmp_path: Path,
 ) -> None:
     rng = random.Random(24)
-    async with fresh_postgres() as db, fresh_redis() as redis_url:
-        options = ("--bot-delay", "0", "--register-per-address", "1000/second",
-                   "--lobby-writes", "1000/second", "--lobby-reads", "1000/second")
-        with subprocess_servers(db, redis_url, ("one", "two"), *options) as servers:
-            urls = [server.url for server in servers.values()]
-            lobbies = {name: await register(urls[k % 2], name) for k, name in enumerate(NAMES)}
-            leases = redis.Redis.from_url(redis_url, decode_responses=True)
-            try:
-                made = await lobbies["Ada"].create_tournament(
-                    name="Club night", kind="swiss", rounds=3,
-                    starts_at=(datetime.now(UTC) + timedelta(hours=1)).isoformat())
-                tid = made["id"]
-                for lobby in lobbies.values():
-                    await lobby.join_tournament(tid)
-                await lobbies["Ada"].start_tournament(tid)  # everyone is here
-                watcher = lobbies["Hal"]
+    options = ("--bot-delay", "0", "--register-per-address", "1000/second",
+               "--lobby-writes", "1000/second", "--lobby-reads", "1000/second")
+    async with room_processes(("one", "two"), *options) as room:
+        db, redis_url, servers = room.db, room.redis, room.servers
+        urls = [server.url for server in servers.values()]
+        lobbies = {name: await register(urls[k % 2], name) for k, name in enumerate(NAMES)}
+        leases = redis.Redis.from_url(redis_url, decode_responses=True)
+        try:
+            made = await lobbies["Ada"].create_tournament(
+                name="Club night", kind="swiss", rounds=3,
+                starts_at=(datetime.now(UTC) + timedelta(hours=1)).isoformat())
+            tid = made["id"]
+            for lobby in lobbies.values():
+                await lobby.join_tournament(tid)
+            await lobbies["Ada"].start_tournament(tid)  # everyone is here
+            watcher = lobbies["Hal"]
 
-                async def round_paired(number: int) -> bool:
-                    view = await watcher.tournament(tid)
-                    return view["round"] == number and all(
-                        g["table"] for g in view["games"] if g["second"])
+            async def round_paired(number: int) -> bool:
+                view = await watcher.tournament(tid)
+                return view["round"] == number and all(
+                    g["table"] for g in view["games"] if g["second"])
 
-                await until(lambda: round_paired(1), "round 1 paired")
-                director = await leases.get(f"scopa:lease:tournament-{tid}")
-                assert director in servers
-                survivor = next(name for name in servers if name != director)
+            await until(lambda: round_paired(1), "round 1 paired")
+            director = room.known_as(await leases.get(f"scopa:lease:tournament-{tid}"))
+            assert director in servers
+            survivor = next(name for name in servers if name != director)
 
-                # Round 1: every game but one ends; then the director dies.
-                games = live(await watcher.tournament(tid))
-                assert len(games) == 4
-                for game in games[:-1]:
+            # Round 1: every game but one ends; then the director dies.
+            games = live(await watcher.tournament(tid))
+            assert len(games) == 4
+            for game in games[:-1]:
+                loser = rng.choice((game["first"]["name"], game["second"]["name"]))
+                await resign(servers[survivor].url, lobbies[loser], tid)
+            for lobby in lobbies.values():  # the players' pages reach the survivor now
+                lobby.http.base_url = lobby.url = servers[survivor].url
+            servers[director].kill()
+            last = games[-1]
+            await resign(servers[survivor].url, lobbies[last["second"]["name"]], tid)
+
+            await until(lambda: round_paired(2), "round 2 paired by the survivor")
+            assert room.known_as(await leases.get(f"scopa:lease:tournament-{tid}")) == survivor
+            for number in (2, 3):
+                for game in live(await watcher.tournament(tid)):
                     loser = rng.choice((game["first"]["name"], game["second"]["name"]))
                     await resign(servers[survivor].url, lobbies[loser], tid)
-                for lobby in lobbies.values():  # the players' pages reach the survivor now
-                    lobby.http.base_url = lobby.url = servers[survivor].url
-                servers[director].kill()
-                last = games[-1]
-                await resign(servers[survivor].url, lobbies[last["second"]["name"]], tid)
+                if number == 2:
+                    await until(lambda: round_paired(3), "round 3 paired")
 
-                await until(lambda: round_paired(2), "round 2 paired by the survivor")
-                assert await leases.get(f"scopa:lease:tournament-{tid}") == survivor
-                for number in (2, 3):
-                    for game in live(await watcher.tournament(tid)):
-                        loser = rng.choice((game["first"]["name"], game["second"]["name"]))
-                        await resign(servers[survivor].url, lobbies[loser], tid)
-                    if number == 2:
-                        await until(lambda: round_paired(3), "round 3 paired")
+            async def finished() -> bool:
+                return (await watcher.tournament(tid))["status"] == "finished"
 
-                async def finished() -> bool:
-                    return (await watcher.tournament(tid))["status"] == "finished"
-
-                await until(finished, "the Swiss finished")
-                view = await watcher.tournament(tid)
-            finally:
-                await leases.aclose()
-                for lobby in lobbies.values():
-                    await lobby.aclose()
+            await until(finished, "the Swiss finished")
+            view = await watcher.tournament(tid)
+        finally:
+            await leases.aclose()
+            for lobby in lobbies.values():
+                await lobby.aclose()
+        # Every process stops before the checks, as when the room ended (the database stays).
+        room.stop()
 
         games = view["games"]
         assert [sum(1 for g in games if g["round"] == n) for n in (1, 2, 3)] == [4, 4, 4]
