@@ -262,9 +262,9 @@ class RoomProcesses:
     """The processes of one room, as deployed: each a ``scopa serve`` on one fresh PostgreSQL
     database and one fresh Redis database, known by the name the test gave it.
 
-    Each process's ``--name`` is that name and a token of this room's own: Redis has one set of
-    pub/sub channels for all its databases, so two tests' processes of the same name (two
-    pytest processes run at once) would hear each other's inboxes."""
+    Each process's ``--name`` is that name and a token of this room's own, so a name read back
+    (a lease's holder) is never another test's process on the same Redis server;
+    :meth:`known_as` gives the test's name back."""
 
     db: str
     redis: str
