@@ -105,6 +105,9 @@ def test_an_arena_of_four_people_in_four_browsers_over_two_games(
     ada.click("#tournament-start")
     first = {name: at_table(people[name].page) for name in NAMES}
     assert first["Ada"] == first["Bea"] and first["Cid"] == first["Dan"] != first["Ada"]
+    # A tournament's game is the players' own: no hint button (the server refuses them too).
+    ada.wait_for_selector(".seat.me .hand .card")
+    assert ada.locator("#hint").count() == 0
 
     # Bea and Dan resign their first games: the winners meet next, and the losers.
     resign(people["Bea"].page)
