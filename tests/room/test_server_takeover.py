@@ -18,8 +18,8 @@ import pytest
 
 from scopa.rules import Rules
 from scopa.server.client import Lobby
+from scopa.server.common.errors import LobbyError
 from scopa.server.table.room import CardRoom
-from scopa.server.table.tables import LobbyError
 
 from .server_support import TIMEOUT, anyio_backend, running_server, seat_people, settings_for
 

@@ -30,6 +30,7 @@ from .. import __version__
 from . import lobby
 from .accounts import accounts, profiles, ratings, replays, reviews, yourdata
 from .cluster.cluster import Cluster
+from .common.errors import LobbyError
 from .daily import routes as daily_routes
 from .daily.deals import DailyDeals
 from .http_guards import SECURITY_HEADERS, BodyLimit, SecurityHeaders, page_policy
@@ -44,7 +45,6 @@ from .social.feed import PeopleFeed
 from .store.storage import now
 from .table.room import CardRoom
 from .table.sockets import table_socket
-from .table.tables import LobbyError
 from .tournaments import routes as tournament_routes
 from .tournaments.director import Tournaments
 from .tournaments.feed import TournamentFeed

@@ -21,9 +21,9 @@ from pydantic import BaseModel, Field, StringConstraints
 from ..players import LEVEL_NAMES, LEVELS
 from .accounts import accounts
 from .cluster.cluster import Cluster
+from .common.errors import LobbyError
 from .table.bots import default_level
 from .table.room import CardRoom, build_rules, check_level
-from .table.tables import LobbyError
 
 MAX_SEATS: Final = 16
 """More seats than any rules allow: bounds the numbers a request may carry."""

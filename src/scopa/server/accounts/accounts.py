@@ -45,13 +45,13 @@ from fastapi import APIRouter, Depends, Path, Request, Response
 from pydantic import BaseModel, Field, StringConstraints
 from starlette.requests import HTTPConnection
 
+from ..common.errors import LobbyError
 from ..store import account_queries, chat_queries, rating_queries
 from ..store.account_queries import SealedSeat
 from ..store.storage import Storage as Database
 from ..store.storage import now
 from ..table.ratelimit import AccountLimits
 from ..table.room import CardRoom
-from ..table.tables import LobbyError
 from ..table.tables import clean_name as clean_display_name
 from ..table.tokens import token_matches
 from . import seatkeys

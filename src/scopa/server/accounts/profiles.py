@@ -14,11 +14,11 @@ from fastapi import APIRouter, Depends, Path, Request
 from pydantic import BaseModel, Field
 
 from ...rules import Rules
+from ..common.errors import LobbyError
 from ..store import puzzle_queries, rating_queries
 from ..store.rating_queries import NamedRating, RecordedMatch
 from ..store.storage import Storage
 from ..table.room import CardRoom
-from ..table.tables import LobbyError
 from .accounts import clean_name, current_account, legacy_name_key, name_key, rate_limit
 from .ratings import display
 

@@ -23,10 +23,10 @@ from limits import parse_many
 from limits.aio.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, Field, StringConstraints
 
+from ..common.errors import LobbyError
 from ..store import account_queries, deletion_queries, export_queries
 from ..table.ratelimit import limit_storage
 from ..table.room import CardRoom
-from ..table.tables import LobbyError
 from . import seatkeys
 from .accounts import (
     COOKIE,

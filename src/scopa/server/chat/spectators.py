@@ -12,7 +12,7 @@ from __future__ import annotations
 from starlette.websockets import WebSocket
 
 from ..accounts.accounts import current_account
-from ..table.tables import LobbyError
+from ..common.errors import LobbyError
 
 
 async def spectator_account(socket: WebSocket) -> int | None:

@@ -37,10 +37,11 @@ from collections import defaultdict
 from collections.abc import Callable, Coroutine
 from typing import Any, Final, Protocol
 
+from ..common.errors import LobbyError
 from ..table.commands import run
 from ..table.protocol import ProtocolError, error_message, parse
 from ..table.room import CardRoom
-from ..table.tables import POLICY_VIOLATION, LobbyError, Table
+from ..table.tables import POLICY_VIOLATION, Table
 from .hub import RENEW_SECONDS
 from .workers import RemoteBots
 

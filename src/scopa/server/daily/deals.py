@@ -40,13 +40,13 @@ import sqlalchemy.exc
 from ...game import Game
 from ...rules import Rules
 from ...view import Play
+from ..common.errors import LobbyError
 from ..store import daily_queries
 from ..store.daily_queries import Attempt
 from ..store.storage import now
 from ..table import bots
 from ..table.finished import FinishedMatch
 from ..table.room import CardRoom
-from ..table.tables import LobbyError
 from ..table.tokens import new_table_code
 from . import seeds
 

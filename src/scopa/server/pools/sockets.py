@@ -23,10 +23,11 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 from starlette.requests import Request
 
 from ..accounts import accounts
+from ..common.errors import LobbyError
 from ..settings import Settings
 from ..socket_places import POLICY_VIOLATION, TRY_AGAIN_LATER, SocketPlaces, address_of
 from ..table.ratelimit import TokenBucket
-from ..table.tables import LobbyError, clean_name
+from ..table.tables import clean_name
 from .matching import Person
 from .matchmaker import Matchmaker, PoolError
 

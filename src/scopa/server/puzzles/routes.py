@@ -26,12 +26,12 @@ from ...moves import Move
 from ...puzzles import THEMES, Puzzle
 from ...puzzles.sets import PRESETS, shipped
 from ..accounts.accounts import current_account, require_account
+from ..common.errors import LobbyError
 from ..lobby import rate_limit
 from ..store import puzzle_queries
 from ..store.puzzle_queries import PuzzleRating, PuzzleTry
 from ..store.storage import Storage, now
 from ..table.room import CardRoom
-from ..table.tables import LobbyError
 from .ratings import NEWCOMER, Strength, nearest, rated, rater
 
 router = APIRouter(prefix="/api/puzzles", tags=["puzzles"], dependencies=[Depends(rate_limit)])

@@ -3,7 +3,7 @@ target, deck look and rated or casual chosen; the other accepts or declines, or 
 (``challenge_seconds``, 60 by default).
 
 Every refusal is checked before anything is kept or told, and says why in one sentence
-(:class:`~..table.tables.LobbyError`): oneself, an unknown name, a block either way, a player
+(:class:`~..common.errors.LobbyError`): oneself, an unknown name, a block either way, a player
 who takes no challenges (or only from those they follow), one who is not online, and a
 second challenge to the same person while the first is open. Accepting makes the table as the
 lobby does (:meth:`.CardRoom.create`, :meth:`.Table.join`, :meth:`.Table.start`: the seats and
@@ -24,9 +24,9 @@ from typing import Any, Final
 from ..accounts import accounts
 from ..accounts.accounts import Account, legacy_name_key, name_key
 from ..cluster.hub import RedisHub
+from ..common.errors import LobbyError
 from ..store import account_queries, social_queries
 from ..table.room import CardRoom, build_rules, check_look
-from ..table.tables import LobbyError
 from .book import Book, Challenge, LocalBook, RedisBook
 from .feed import PeopleFeed, person_of
 

@@ -30,6 +30,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from ..accounts.accounts import current_account
 from ..cluster.hub import RedisHub
+from ..common.errors import LobbyError
 from ..socket_places import (
     POLICY_VIOLATION,
     TRY_AGAIN_LATER,
@@ -42,7 +43,6 @@ from ..store import social_queries
 from ..table.finished import FinishedMatch
 from ..table.protocol import encode
 from ..table.room import CardRoom
-from ..table.tables import LobbyError
 from .presence import LAPSE_SECONDS, LocalPresence, Presence, RedisPresence
 
 log = logging.getLogger(__name__)

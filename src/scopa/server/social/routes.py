@@ -16,10 +16,10 @@ from fastapi import APIRouter, Depends, Path, Request
 from pydantic import BaseModel, Field, StringConstraints
 
 from ..accounts.accounts import Me, rate_limit
+from ..common.errors import LobbyError
 from ..lobby import SeatGrant, TableView
 from ..store import social_queries
 from ..store.storage import now
-from ..table.tables import LobbyError
 from .challenges import Challenges
 from .feed import FRIENDS_CHANGED, PeopleFeed, person_of
 

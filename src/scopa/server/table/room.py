@@ -22,12 +22,13 @@ from ...players import LEVELS
 from ...rules import Rules
 from ..cluster.hub import Hub, LocalHub, RedisHub, process_name
 from ..cluster.workers import RemoteBots
+from ..common.errors import LobbyError
 from ..settings import Settings
 from ..store.storage import Storage, StoredSeat, StoredTable, now
 from .bots import BotPool, Bots
 from .finished import MatchEnds
 from .ratelimit import HttpLimits
-from .tables import Listener, LobbyError, Table, clean_name
+from .tables import Listener, Table, clean_name
 from .tokens import hash_token, new_seat_token, new_table_code, normalise_code
 
 log = logging.getLogger(__name__)

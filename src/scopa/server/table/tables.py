@@ -23,6 +23,7 @@ from ...game import Game
 from ...rules import Rules
 from ...view import Play
 from ..chat.chat import TableChat
+from ..common.errors import LobbyError
 from ..settings import Settings
 from ..store import assist_queries
 from ..store.storage import StaleOwnerError, Storage, StoredSeat, now
@@ -47,17 +48,6 @@ _NO_HINTS: dict[assist_queries.Barred, str] = {
     "rated": "no hints at a rated table: its result must be your own play",
 }
 """The sentence of each ``no_hints`` refusal, by why the table gives none."""
-
-
-class LobbyError(Exception):
-    """A lobby request refused; ``status`` is the HTTP status that says why."""
-
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.headers = headers
-        """Headers the answer carries too (a ``Retry-After``), if any."""
 
 
 class Listener(Protocol):

@@ -23,6 +23,7 @@ import orjson
 from fastapi import WebSocket, WebSocketDisconnect
 
 from ..accounts import accounts
+from ..common.errors import LobbyError
 from ..socket_places import (
     POLICY_VIOLATION,
     TRY_AGAIN_LATER,
@@ -32,7 +33,6 @@ from ..socket_places import (
     read_until_closed,
 )
 from ..store import tournament_queries
-from ..table.tables import LobbyError
 from .director import Tournaments, person_key, watch_key
 from .views import public_view
 

@@ -16,11 +16,11 @@ from fastapi import APIRouter, Depends, Path, Request
 from pydantic import BaseModel, Field, StringConstraints
 
 from ..accounts import accounts
+from ..common.errors import LobbyError
 from ..lobby import rate_limit
 from ..store import tournament_queries
 from ..store.tournament_queries import StoredTournament
 from ..table.room import build_rules
-from ..table.tables import LobbyError
 from .director import Tournaments
 from .views import own_part, public_view, summary
 
