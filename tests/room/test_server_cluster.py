@@ -19,7 +19,8 @@ import pytest
 
 from scopa import Game
 from scopa.server.client import Closed, Lobby, TableConnection
-from scopa.server.cluster.hub import LocalHub, RedisHub
+from scopa.server.cluster.hub import RedisHub
+from scopa.server.common.hub import LocalHub
 
 from .server_support import (
     LOCATIONS,

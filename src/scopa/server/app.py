@@ -30,7 +30,10 @@ from .. import __version__
 from . import lobby
 from .accounts import accounts, profiles, ratings, replays, reviews, yourdata
 from .cluster.cluster import Cluster
+from .cluster.hub import RedisHub
+from .cluster.workers import RemoteBots
 from .common.errors import LobbyError
+from .common.hub import LocalHub, process_name
 from .daily import routes as daily_routes
 from .daily.deals import DailyDeals
 from .http_guards import SECURITY_HEADERS, BodyLimit, SecurityHeaders, page_policy
@@ -76,11 +79,21 @@ def validation_sentence(error: RequestValidationError) -> str:
     return f"{where}: {message[:1].lower()}{message[1:]}"
 
 
+def room_for(settings: Settings) -> CardRoom:
+    """This process's tables, handed the hub and the bots its settings ask for: the cluster's
+    over Redis, or a process alone with bots of its own. The table code imports no cluster."""
+    name = settings.process_name or process_name()
+    if settings.redis_url is None:
+        return CardRoom(settings, LocalHub(name))
+    bots = RemoteBots(settings.redis_url, name) if settings.bot_queue else None
+    return CardRoom(settings, RedisHub(settings.redis_url, name), bots)
+
+
 def create_app(
     settings: Settings | None = None, on_open: Callable[[], None] | None = None
 ) -> FastAPI:
     """The card room as an ASGI app; ``on_open`` runs once it is ready for clients."""
-    room = CardRoom(settings or Settings())
+    room = room_for(settings or Settings())
     # What follows a finished match subscribes to its announcement; the tables know none of it.
     room.match_ends.subscribe(ratings.rater(room.storage))
     daily = DailyDeals(room)

@@ -1,7 +1,7 @@
 """The lobby's open tables, live: a WebSocket at ``/ws/lobby`` that sends the list at once and
 again whenever it changes, so the lobby page never needs a Refresh button.
 
-A change is heard from the room's hub (:meth:`.cluster.hub.Hub.on_lobby_change`): in one
+A change is heard from the room's hub (:meth:`.common.hub.Hub.on_lobby_change`): in one
 process straight from the table that changed, among many through Redis, so a table made or
 joined on another process reaches this process's lobby sockets too. Changes that come while
 the list is being read and sent are told once more afterwards, in one send: a burst of joins

@@ -11,8 +11,9 @@ owner that wakes up can never apply a move twice; every other write of a table n
 table's epoch, which the new owner raised when it took the table over (``Storage.take_table``),
 so the old owner's are refused too.
 
-:class:`LocalHub` is the one-process room (``scopa serve`` alone): it owns every table and has
-nobody to talk to. :class:`RedisHub` uses redis-py's asyncio client.
+:class:`RedisHub` is the room of many processes, on redis-py's asyncio client; the interface it
+implements, and the one-process room's hub (``scopa serve`` alone), are on the floor
+(:mod:`..common.hub`).
 """
 
 from __future__ import annotations
@@ -21,22 +22,17 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
-import socket
 import threading
-from collections.abc import Awaitable, Callable
-from typing import Any, Final, Protocol
+from collections.abc import Callable
+from typing import Any, Final
 
 import redis as sync_redis
 import redis.asyncio as redis
 
+from ..common.hub import Deliver, Told
 from ..table.protocol import encode_list
 
 log = logging.getLogger(__name__)
-
-Deliver = Callable[[dict[str, Any]], Awaitable[None]]
-Told = Callable[[str, dict[str, Any]], None]
-"""A listener of messages to people: called with the person's key and the message."""
 
 LEASE_SECONDS: Final = 7.0
 """A lease not renewed for this long expires: the longest a dead owner's tables wait for a new
@@ -77,140 +73,6 @@ _RELEASE: Final = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
-
-
-def process_name() -> str:
-    """This process's default name: host and process id, unique among running processes."""
-    return f"{socket.gethostname()}:{os.getpid()}"
-
-
-class Hub(Protocol):
-    name: str
-    shared: bool
-    """Whether other processes share the room (and so the lobby and the leases)."""
-
-    async def open(self, deliver: Deliver) -> None:
-        """Start delivering this process's inbox to ``deliver``."""
-
-    async def close(self) -> None: ...
-
-    async def send(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
-        """Put each message in its process's inbox, in order (lost if that process is gone)."""
-
-    async def claim(self, code: str) -> bool:
-        """Take table ``code``'s lease if nobody holds it; whether this process holds it now."""
-
-    async def owner(self, code: str) -> str | None:
-        """The process holding ``code``'s lease, if any."""
-
-    async def owners(self, codes: list[str]) -> list[str | None]:
-        """The owner of each of ``codes``, in one round trip."""
-
-    def keep(self, held: Callable[[], list[str]], lost: Callable[[list[str]], None]) -> None:
-        """Renew the leases on the tables ``held()`` names, every :data:`RENEW_SECONDS`, until
-        closed; ``lost`` gets those this process no longer holds (it is called from another
-        thread)."""
-
-    async def stop_keeping(self) -> None:
-        """Stop renewing leases, and return once the renewer has stopped: a process that is
-        closing gives its tables back after this, so the renewer never takes its own release
-        for a lease lost to another process."""
-
-    async def release(self, code: str) -> None: ...
-
-    async def hand(self, code: str, to: str) -> bool:
-        """Give ``code``'s lease, held by this process, to process ``to`` (whether it was still
-        this process's to give): ``to`` is its owner at once, so nobody else claims it meanwhile,
-        and it raises the table's epoch when it loads it, like any new owner."""
-
-    async def alive(self) -> set[str]:
-        """The processes that are alive now (this one included)."""
-
-    async def orphans(self) -> list[str]:
-        """The tables that processes now dead owned (each dead process is then forgotten)."""
-
-    async def lobby_changed(self) -> None:
-        """A waiting table changed (made, joined, left, started, expired) in the database:
-        every process's copy of the open-table list is out of date."""
-
-    async def lobby_version(self) -> int:
-        """A number that changes with every :meth:`lobby_changed`, in any process."""
-
-    def on_lobby_change(self, heard: Callable[[], None]) -> None:
-        """Call ``heard`` after every :meth:`lobby_changed` of any process, this one's too (the
-        lobby's live list, :mod:`..lobby_feed`, listens)."""
-
-    async def tell(self, person: str, message: dict[str, Any]) -> None:
-        """Send ``message`` to ``person`` (a key naming an account or a guest), wherever in the
-        room their sockets are: every process's listeners hear it, and those that hold one of
-        the person's sockets pass it on (lost if the person has none open anywhere)."""
-
-    def on_told(self, heard: Told) -> None:
-        """Call ``heard`` with each :meth:`tell` of any process, this one's too."""
-
-
-class LocalHub:
-    """One process alone: it owns every table, and there is nobody else."""
-
-    shared = False
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self._lobby_heard: list[Callable[[], None]] = []
-        self._told: list[Told] = []
-
-    async def open(self, deliver: Deliver) -> None:
-        pass
-
-    async def close(self) -> None:
-        pass
-
-    async def send(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
-        raise AssertionError("one process alone has nobody to talk to")
-
-    async def claim(self, code: str) -> bool:
-        return True
-
-    async def owner(self, code: str) -> str | None:
-        return self.name
-
-    async def owners(self, codes: list[str]) -> list[str | None]:
-        return [self.name for _ in codes]
-
-    def keep(self, held: Callable[[], list[str]], lost: Callable[[list[str]], None]) -> None:
-        pass
-
-    async def stop_keeping(self) -> None:
-        pass
-
-    async def release(self, code: str) -> None:
-        pass
-
-    async def hand(self, code: str, to: str) -> bool:
-        return False
-
-    async def alive(self) -> set[str]:
-        return {self.name}
-
-    async def orphans(self) -> list[str]:
-        return []
-
-    async def lobby_changed(self) -> None:
-        for heard in self._lobby_heard:
-            heard()
-
-    async def lobby_version(self) -> int:
-        return 0
-
-    def on_lobby_change(self, heard: Callable[[], None]) -> None:
-        self._lobby_heard.append(heard)
-
-    async def tell(self, person: str, message: dict[str, Any]) -> None:
-        for heard in self._told:
-            heard(person, message)
-
-    def on_told(self, heard: Told) -> None:
-        self._told.append(heard)
 
 
 class RedisHub:

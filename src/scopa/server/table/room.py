@@ -20,9 +20,8 @@ import sqlalchemy.exc
 from ...looks import LOOKS
 from ...players import LEVELS
 from ...rules import Rules
-from ..cluster.hub import Hub, LocalHub, RedisHub, process_name
-from ..cluster.workers import RemoteBots
 from ..common.errors import LobbyError
+from ..common.hub import Hub, LocalHub, process_name
 from ..settings import Settings
 from ..store.storage import Storage, StoredSeat, StoredTable, now
 from .bots import BotPool, Bots
@@ -76,7 +75,12 @@ def check_level(level: str) -> str:
 class CardRoom:
     """All the tables of one server process, opened with :meth:`open`."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(
+        self, settings: Settings, hub: Hub | None = None, pool: Bots | None = None
+    ) -> None:
+        """``hub`` and ``pool``: how this process talks to the room's others and where its bots
+        think, as the composition root (``server/app.py``) builds them from the settings;
+        without them, a process alone with bots of its own (``LocalHub``, ``BotPool``)."""
         self.settings = settings
         self.storage = Storage(settings.db_url)
         self.match_ends = MatchEnds()
@@ -86,18 +90,10 @@ class CardRoom:
         """Asked before a finished match's record is shown (its seed and decks, or its replay):
         one that answers with a sentence keeps it hidden (403), as the daily deal keeps its
         matches until their day is over."""
-        self.name = settings.process_name or process_name()
-        self.pool: Bots = (
-            RemoteBots(settings.redis_url, self.name)
-            if settings.bot_queue and settings.redis_url is not None
-            else BotPool(settings.bot_workers, settings.review_workers)
-        )
+        self.hub: Hub = hub or LocalHub(settings.process_name or process_name())
+        self.name = self.hub.name
+        self.pool: Bots = pool or BotPool(settings.bot_workers, settings.review_workers)
         self.limits = HttpLimits(settings)
-        self.hub: Hub = (
-            RedisHub(settings.redis_url, self.name)
-            if settings.redis_url is not None
-            else LocalHub(self.name)
-        )
         self.tables: dict[str, Table] = {}
         """The tables this process owns, and so holds in memory."""
         self.strangers = 0
