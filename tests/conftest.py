@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterable, Sequence
 
 import pytest
@@ -119,3 +120,30 @@ def variant_id(rules: Rules) -> str:
 def rng() -> random.Random:
     return random.Random(20240601)
 
+
+
+# -- the two pytest processes' balance, printed at the end of a run of several ---------------
+
+_began = 0.0
+_finished: dict[str, float] = {}
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    global _began
+    _began = time.monotonic()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: object, error: object) -> None:
+    """pytest-xdist's: a worker process is done (scripts/test.sh runs two)."""
+    name = getattr(node, "gateway", None)
+    _finished[getattr(name, "id", "?")] = time.monotonic() - _began
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """When each pytest process finished its share, in seconds from the run's start: the two
+    should end close together (test files are dealt to whichever is free, --dist loadfile)."""
+    if len(_finished) > 1:
+        ends = ", ".join(f"{name} at {seconds:.0f} s"
+                         for name, seconds in sorted(_finished.items()))
+        terminalreporter.write_line(f"pytest processes finished: {ends}")
