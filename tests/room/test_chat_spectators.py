@@ -144,6 +144,11 @@ async def test_a_block_hides_a_spectators_words_from_the_blocker(server: Server)
         again = await TableConnection.open(server.url, code, ada.token)
         chat = await again.wait_for(lambda m: m["type"] == "chat", TIMEOUT)
         assert [m.get("phrase") for m in chat["said"]] == ["thanks"]
+        # Nor in the match's replay (issue 34, item 9); others read it there.
+        match = ada.connection.match
+        for reader, shown in ((ada_lobby, ["thanks"]), (guest_lobby, ["ciao", "thanks"])):
+            replay = (await reader.http.get(f"/api/replays/{match}")).json()
+            assert [m.get("phrase", m.get("text")) for m in replay["chat"]] == shown
         for connection in (again, guest.connection, writer):
             await connection.close()
 

@@ -122,10 +122,12 @@ async def replay(
     match_id: Annotated[int, Path(ge=1, le=2**31 - 1)], request: Request
 ) -> dict[str, Any]:
     """A finished match frame by frame, every hand shown, with the players, the table's deck
-    look, the rounds' breakdowns and the chat; 404 unknown, 403 while it is being played."""
+    look, the rounds' breakdowns and the chat, but for the words the reader's blocks hide at
+    the table (issue 34, item 9); 404 unknown, 403 while it is being played."""
     room = cast(CardRoom, request.app.state.room)
     account = await current_account(request)
     record = await room.match_record(match_id, None if account is None else account.id)
     players, look = await review_queries.players_and_look(room.storage, match_id)
-    chat = await chat_queries.match_chat(room.storage, match_id)
+    chat = await chat_queries.match_chat(
+        room.storage, match_id, None if account is None else account.id)
     return {"match": match_id, "players": players, "look": look, **frames(record), "chat": chat}

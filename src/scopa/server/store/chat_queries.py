@@ -167,17 +167,21 @@ async def insert_message(storage: Storage, values: dict[str, Any]) -> int:
     return await storage.write(run)
 
 
-async def match_chat(storage: Storage, match_id: int) -> list[dict[str, Any]]:
-    """What the match's replay shows of its chat: every message everyone saw (the players'
-    words, and the spectators' once the match was over), oldest first, as ``said`` shows them."""
+async def match_chat(storage: Storage, match_id: int, reader: int | None = None
+                     ) -> list[dict[str, Any]]:
+    """What the match's replay shows of its chat to ``reader`` (an account; ``None``: a
+    guest): every message everyone saw (the players' words, and the spectators' once the match
+    was over), oldest first, as ``said`` shows them, but the words of accounts ``reader``
+    blocked, which the table and its history already hid from them (issue 34, item 9)."""
+    query = sa.select(chat_messages).where(
+        chat_messages.c.match_id == match_id, chat_messages.c.audience == "all")
+    if reader is not None:
+        blocked = sa.select(blocks.c.blocked_id).where(blocks.c.blocker_id == reader)
+        # A guest's words have no account: NOT IN alone would drop them (NULL).
+        query = query.where(sa.or_(
+            chat_messages.c.account_id.is_(None), chat_messages.c.account_id.not_in(blocked)))
     async with storage.engine.connect() as connection:
-        rows = (
-            await connection.execute(
-                sa.select(chat_messages)
-                .where(chat_messages.c.match_id == match_id, chat_messages.c.audience == "all")
-                .order_by(chat_messages.c.id)
-            )
-        ).all()
+        rows = (await connection.execute(query.order_by(chat_messages.c.id))).all()
     return [said(row) for row in rows]
 
 
