@@ -76,6 +76,12 @@ async def test_a_guests_free_text_and_bad_text_are_refused_and_nothing_is_said(
             "abc\u202edef": "bidirectional overrides",
             "a\u2066b": "bidirectional overrides",
             "   ": "visible character",
+            # Issue 34, item 10: nothing that shows, or a tower of accents.
+            "\u200b": "invisible characters",
+            "\u3164\u3164": "invisible characters",
+            "ok\u2060": "invisible characters",
+            "\u2014 ...": "letter, digit or symbol",
+            "a" + "\u0301" * 199: "at most 3 combining marks",
         }
         for text, sentence in bad.items():
             await ada.connection.say(text=text, ref="bad")

@@ -46,6 +46,7 @@ from pydantic import BaseModel, Field, StringConstraints
 from starlette.requests import HTTPConnection
 
 from ..common.errors import LobbyError
+from ..common.text import MAX_MARKS, invisible, most_marks
 from ..store import account_queries, chat_queries, rating_queries
 from ..store.account_queries import SealedSeat
 from ..store.storage import Storage as Database
@@ -107,12 +108,6 @@ algorithm over confusables.txt; ``pyicu-wheels`` brings PyICU with ICU inside th
 system ICU, no compiler). It is pinned in pyproject.toml: the stored keys are made from its data.
 """
 
-_INVISIBLE: Final = frozenset("\u2800\u3000")
-"""Characters that show nothing but are neither control, format nor default-ignorable
-characters: the Braille blank (a symbol), and the ideographic space that NFKC leaves as a
-space anyway."""
-
-
 def clean_name(name: str) -> str:
     """A user name as typed, in the one form that registration stores and login looks up:
     NFKC (fullwidth letters, ligatures and the like as their plain forms; NFC and NFD ``José``
@@ -126,19 +121,10 @@ def clean_name(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).split())
 
 
-def _invisible(char: str) -> bool:
-    """A control, format (bidi controls, zero-width space), unassigned or private character, a
-    default-ignorable one (U+034F, variation selectors, Hangul fillers), or a blank."""
-    return (
-        unicodedata.category(char).startswith("C")
-        or char in _INVISIBLE
-        or bool(icu.Char.hasBinaryProperty(char, icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT))
-    )
-
-
 def check_name(name: str) -> str:
     """A user name as kept: :func:`clean_name`, then 1 to 24 characters with at least one
-    letter or digit, no control or invisible characters, not beginning with a combining mark.
+    letter or digit, no control or invisible characters, not beginning with a combining mark,
+    at most :data:`.MAX_MARKS` marks on a character (the rule of :mod:`..common.text`).
 
     >>> check_name("  Anna  Rossi ")
     'Anna Rossi'
@@ -150,7 +136,7 @@ def check_name(name: str) -> str:
     name = clean_name(name)
     if not name:
         raise LobbyError(422, "a user name needs at least one character")
-    if any(_invisible(char) for char in name):
+    if any(invisible(char) for char in name):
         raise LobbyError(422, "a user name may not hold control or invisible characters")
     if len(name) > MAX_NAME:
         raise LobbyError(
@@ -160,6 +146,9 @@ def check_name(name: str) -> str:
         raise LobbyError(422, "a user name needs at least one letter or digit")
     if unicodedata.category(name[0]).startswith("M"):
         raise LobbyError(422, "a user name may not begin with a combining mark")
+    if most_marks(name) > MAX_MARKS:
+        raise LobbyError(
+            422, f"a user name may have at most {MAX_MARKS} combining marks on one character")
     return name
 
 

@@ -14,6 +14,8 @@ from typing import Any, Final
 
 import orjson
 
+from ..common.text import shown_fault
+
 ERROR_CODES: Final = (
     "bad_json",  # not a JSON object
     "bad_message",  # a known type with missing or wrong fields
@@ -148,7 +150,9 @@ ClientMessage = (
 def clean_text(text: str, ref: str | int | None = None) -> str:
     """Free text as the table shows it: NFC, its runs of spaces one space, trimmed; refused
     (``bad_text``) when empty, over :data:`MAX_TEXT` characters, or holding a control
-    character or a bidirectional override, which could hide or reorder what others read.
+    character or a bidirectional override, which could hide or reorder what others read, or
+    failing the rule of all text shown to others (:func:`..common.text.shown_fault`): no
+    invisible character, a letter, digit or symbol, few combining marks on a character.
 
     >>> clean_text("  ben   giocata ")
     'ben giocata'
@@ -181,6 +185,10 @@ def clean_text(text: str, ref: str | int | None = None) -> str:
             f"a message may have at most {MAX_TEXT} characters; this one has {len(cleaned)}",
             ref,
         )
+    # Nothing that shows, invisible characters or stacked accents (issue 34, item 10).
+    fault = shown_fault(cleaned, "a message")
+    if fault is not None:
+        raise ProtocolError("bad_text", fault, ref)
     return cleaned
 
 
