@@ -295,6 +295,21 @@ async def test_bad_input_gets_a_sentence_and_changes_nothing(server: Server) -> 
          422, "the start 2026-12-01T20:00+00:00 is in the past: choose a time from now on"),
         (guest, {"name": "Guest's", "kind": "arena", "minutes": 30, "starts_at": starts},
          401, "log in first: this needs an account"),
+        # Issue 34, item 11: the rule of user names and chat.
+        *[(ada.lobby, {"name": name, "kind": "arena", "minutes": 30, "starts_at": starts},
+           422, detail) for name, detail in [
+            ("Cup\x00", "a tournament's name may not hold control or invisible characters "
+                         "(U+0000)"),
+            ("Cup \u202epuC", "a tournament's name may not hold control or invisible "
+                              "characters (U+202E)"),
+            ("Cup\u200b", "a tournament's name may not hold control or invisible characters "
+                          "(U+200B)"),
+            ("\u3164", "a tournament's name may not hold control or invisible characters "
+                       "(U+3164)"),
+            ("...", "a tournament's name needs at least one letter, digit or symbol"),
+            ("C" + "\u0301" * 9, "a tournament's name may have at most 3 combining marks on "
+                                "one character; this one has 8"),
+        ]],
     ]
     for lobby, body, status, detail in refusals:
         with pytest.raises(LobbyRefused) as refused:

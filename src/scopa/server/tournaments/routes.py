@@ -9,6 +9,7 @@ closed, and anything but reading for a visitor who is not logged in. A player ma
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Final, Literal, cast
 
@@ -17,6 +18,7 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from ..accounts import accounts
 from ..common.errors import LobbyError
+from ..common.text import shown_fault
 from ..lobby import rate_limit
 from ..store import tournament_queries
 from ..store.tournament_queries import StoredTournament
@@ -63,9 +65,13 @@ class NewTournament(BaseModel):
 
 
 def _check(body: NewTournament, moment: datetime) -> tuple[str, datetime]:
-    name = " ".join(body.name.split())
+    name = " ".join(unicodedata.normalize("NFC", body.name).split())
     if not 1 <= len(name) <= MAX_NAME:
         raise LobbyError(422, f"a tournament's name is 1 to {MAX_NAME} characters")
+    # The lobby shows it to everyone: the rule of user names and chat (issue 34, item 11).
+    fault = shown_fault(name, "a tournament's name")
+    if fault is not None:
+        raise LobbyError(422, fault)
     rules = build_rules(body.preset, 2, None, None)
     if rules.players != 2:
         raise LobbyError(422, "a tournament's games are played by two")
