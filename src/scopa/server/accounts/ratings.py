@@ -13,8 +13,15 @@ The model and every number shown are documented in docs/ratings.md; in short:
   in the update so that people who play it move, but it never moves itself. So a newcomer's
   first matches against the computer already place them, on a scale that does not drift.
 * Guests in a rated match are players at the defaults, never stored.
-* A match's sides are ranked by their final scores; a side in which a person walked out of the
-  match (their seat taken over by a bot) is ranked last, so abandoning counts as a loss.
+* A match's winning side is ranked first, the other sides after it by their final scores; a
+  side that gave the match up (a seat of it resigned, timed out and was still played for by a
+  stand-in at the end, or was walked out of and taken over by a bot) is ranked last whatever
+  its points. So giving up is a loss even at a level score: ranking by points alone rated a
+  resignation at 0-0 as a tie, and a tie lifted both players' shown figures. The rules never
+  end a match level at the top (a tie for the highest total means another round), so the only
+  shared rank is between two losing sides with equal points.
+* A loss never raises the figure shown (:func:`update`): where the model's smaller sigma would
+  lift ``mu - 3 sigma`` although mu fell, sigma shrinks only so far as keeps it where it was.
 """
 
 from __future__ import annotations
@@ -84,34 +91,52 @@ class Rated:
     """The account whose rating moves; None for bots (anchors) and guests."""
 
 
-def side_ranks(scores: Sequence[int], walked_out: set[int]) -> list[int]:
-    """Ranks (0 is best) of the sides, by final score; sides someone walked out of come last.
+def side_ranks(scores: Sequence[int], winner: int, gave_up: set[int]) -> list[int]:
+    """Ranks (0 is best, equal ranks are shared) of the sides of a match that ``winner`` won:
+    the winner first, then the other sides by final score; the sides in ``gave_up`` (resigned,
+    timed out, walked out) after all the others, whatever their points.
 
-    >>> side_ranks([21, 15], set()), side_ranks([21, 15], {0}), side_ranks([5, 11, 11], set())
-    ([0, 1], [1, 0], [1, 0, 0])
+    The winner comes from the match, not the points: a resignation ends a match at any score,
+    and the side that resigned lost it though it may be level or ahead.
+
+    >>> side_ranks([21, 15], 0, set()), side_ranks([21, 15], 1, {0}), side_ranks([0, 0], 1, {0})
+    ([0, 1], [1, 0], [1, 0])
+    >>> side_ranks([11, 5, 5], 0, set()), side_ranks([3, 5, 5], 1, {0})
+    ([0, 1, 1], [2, 0, 1])
     """
-    order = sorted({score for side, score in enumerate(scores) if side not in walked_out},
-                   reverse=True)
-    worst = len(order)
-    return [worst if side in walked_out else order.index(score)
-            for side, score in enumerate(scores)]
+    keys = [(side in gave_up, side != winner, -score) for side, score in enumerate(scores)]
+    order = sorted(set(keys))
+    return [order.index(key) for key in keys]
 
 
 def update(
     rules: Rules, seated: Sequence[Rated], ranks: Sequence[int]
 ) -> dict[int, tuple[float, float]]:
     """The new ``(mu, sigma)`` of each account's seat after a match, the sides ranked as
-    ``ranks``: one openskill update with every seat's team as its side."""
+    ``ranks``: one openskill update with every seat's team as its side.
+
+    A side ranked below the first lost, and its seats' shown figures never rise: the model
+    shrinks sigma after every match, and early on (sigma large, an expected loss, so mu falls
+    little) that shrinking lifts ``mu - 3 sigma`` more than mu's fall lowers it. People read a
+    figure that rises after a loss as a bug or a gift, and two accounts could farm it. So for
+    such a seat sigma shrinks no further than keeps ``mu - 3 sigma`` where it was; mu is the
+    model's. Sigma stays a little larger than the model's, never smaller: the rating is only
+    held less sure, and the next matches move it a little more."""
     sides: list[list[Rated]] = [[] for _ in range(rules.sides)]
     for rated in seated:
         sides[rules.side_of(rated.seat)].append(rated)
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma) for r in side] for side in sides]
     after = MODEL.rate(teams, ranks=list(ranks))
+    best = min(ranks)
     moved: dict[int, tuple[float, float]] = {}
-    for side, new_side in zip(sides, after, strict=True):
+    for side, new_side, rank in zip(sides, after, ranks, strict=True):
         for rated, new in zip(side, new_side, strict=True):
-            if rated.account is not None:
-                moved[rated.seat] = (new.mu, new.sigma)
+            if rated.account is None:
+                continue
+            sigma = new.sigma
+            if rank > best and new.mu - 3 * sigma > rated.mu - 3 * rated.sigma:
+                sigma = rated.sigma + (new.mu - rated.mu) / 3
+            moved[rated.seat] = (new.mu, sigma)
     return moved
 
 
@@ -122,34 +147,26 @@ def rater(storage: Storage) -> Subscriber:
     """The subscriber to the room's finished matches that rates them (:func:`match_over`)."""
 
     async def rate(match: FinishedMatch) -> None:
-        await match_over(
-            storage, match.code, match.match_id, match.rules, match.kinds, match.scores,
-            match.winner,
-        )
+        await match_over(storage, match)
 
     return rate
 
 
-async def match_over(
-    storage: Storage, code: str, match_id: int, rules: Rules, kinds: Sequence[str],
-    scores: Sequence[int], winner: int,
-) -> None:
+async def match_over(storage: Storage, match: FinishedMatch) -> None:
     """Record a finished match for the accounts that played it, and on a rated table move
-    their ratings. ``kinds`` are the seats' kinds at the end: a person's seat that is now a
-    bot's was walked out of. Recording twice changes nothing. Never raises: a failure is
-    logged, and the match stays as it is."""
+    their ratings. A person's seat that is a bot's at the end (``match.kinds``) was walked
+    out of. Recording twice changes nothing. Never raises: a failure is logged, and the match
+    stays as it is."""
     try:
-        await _match_over(storage, code, match_id, rules, kinds, scores, winner)
+        await _match_over(storage, match)
     except Exception:
-        log.exception("table %s: match %s could not be rated", code, match_id)
+        log.exception("table %s: match %s could not be rated", match.code, match.match_id)
 
 
-async def _match_over(
-    storage: Storage, code: str, match_id: int, rules: Rules, kinds: Sequence[str],
-    scores: Sequence[int], winner: int,
-) -> None:
+async def _match_over(storage: Storage, match: FinishedMatch) -> None:
+    rules, kinds = match.rules, match.kinds
     pool = pool_of(rules)
-    found = await rating_queries.match_accounts(storage, code, match_id)
+    found = await rating_queries.match_accounts(storage, match.code, match.match_id)
     held = found.holders
     seats = {player["seat"]: player for player in found.players}
     accounts = {seat: held[seat] for seat, player in seats.items()
@@ -168,26 +185,29 @@ async def _match_over(
         rated = False
     walked_out = {seat for seat, player in seats.items()
                   if player.get("kind") == "human" and kinds[seat] == "bot"}
+    gave_up = walked_out | set(match.timed_out)
+    if match.resigned is not None:
+        gave_up.add(match.resigned)
+    ranks = side_ranks(match.scores, match.winner, {rules.side_of(seat) for seat in gave_up})
     moment = now()
 
     def result(seat: int) -> str:
         if seat in walked_out:
             return "left"
-        return "win" if rules.side_of(seat) == winner else "loss"
+        return "win" if ranks[rules.side_of(seat)] == 0 else "loss"
 
     def rate(known: Mapping[int, StoredRating]) -> list[RatingMove]:
-        return _rate(known, rules, seats, accounts, walked_out, scores, result)
+        return _rate(known, rules, seats, accounts, ranks, result)
 
     played = [Played(account, seat, result(seat)) for seat, account in accounts.items()]
     await rating_queries.record_match(
-        storage, match_id, pool, played, moment, rate if rated else None
+        storage, match.match_id, pool, played, moment, rate if rated else None
     )
 
 
 def _rate(
     known: Mapping[int, StoredRating], rules: Rules, seats: dict[int, dict[str, Any]],
-    accounts: dict[int, int], walked_out: set[int], scores: Sequence[int],
-    result: Callable[[int], str],
+    accounts: dict[int, int], ranks: Sequence[int], result: Callable[[int], str],
 ) -> list[RatingMove]:
     """The new ratings of a rated match's accounts, from ``known``, their ratings before it
     (read in the transaction that writes these): one openskill update of every seat, bots at
@@ -203,8 +223,7 @@ def _rate(
             seated.append(Rated(seat, ANCHORS[player["level"]], ANCHOR_SIGMA))
         else:
             seated.append(Rated(seat, MODEL.mu, MODEL.sigma))
-    walked_sides = {rules.side_of(seat) for seat in walked_out}
-    moved = update(rules, seated, side_ranks(scores, walked_sides))
+    moved = update(rules, seated, ranks)
     after = []
     for rated in seated:
         if rated.account is None:

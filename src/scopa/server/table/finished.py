@@ -43,6 +43,13 @@ class FinishedMatch:
     """Each side's match points."""
     winner: int
     """The winning side."""
+    resigned: int | None = None
+    """The seat that resigned the match, if it ended so (:meth:`scopa.Game.resign`): its
+    side lost whatever the score, which may be level or in its favour."""
+    timed_out: tuple[int, ...] = ()
+    """People's seats whose turn's clock ran out and that a stand-in still played for when
+    the match ended: their people did not come back to finish it, so they gave it up as
+    surely as one who resigned (a person who came back in time is not here)."""
 
 
 Subscriber = Callable[[FinishedMatch], Awaitable[None]]

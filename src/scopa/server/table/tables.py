@@ -668,6 +668,10 @@ class Table:
             FinishedMatch(
                 self.code, self.match_id, self.rules,
                 tuple(seat.kind for seat in self.seats), tuple(self.game.scores), winner,
+                resigned=self.game.resigned,
+                timed_out=tuple(sorted(
+                    seat for seat in self.stand_ins if self.seats[seat].kind == "human"
+                )),
             )
         )
         self._broadcast_table()
