@@ -21,7 +21,7 @@ The model and every number shown are documented in docs/ratings.md; in short:
   end a match level at the top (a tie for the highest total means another round), so the only
   shared rank is between two losing sides with equal points.
 * A loss never raises the figure shown (:func:`update`): where the model's smaller sigma would
-  lift ``mu - 3 sigma`` although mu fell, sigma shrinks only so far as keeps it where it was.
+  lift ``mu - 3 sigma`` after a loss, sigma is set so that it stays where it was; mu is the model's.
 """
 
 from __future__ import annotations
