@@ -35,6 +35,14 @@ from scopa.server.run import uvicorn_config
 TIMEOUT = 30.0
 """Seconds any single wait may take before a test fails (never a pause: an upper bound)."""
 
+REVIEW_TIMEOUT = 180.0
+"""Seconds a wait on the master's reviews may take. Reviews run at niceness 19
+(``REVIEW_NICENESS``) so that they never slow live play; a process at niceness 19 gets 15/1039
+of a core beside each busy one at normal priority, so a review of a short match that takes
+0.4 s on a quiet machine (36 moves at 128 guesses each) takes about 30 s while two busy
+processes hold both cores, and two reviews in one worker twice that. This is that with room
+to spare, and still well under the per-test limit (pyproject's ``timeout``)."""
+
 
 async def until(check: Callable[[], Awaitable[bool]], what: str) -> None:
     """Ask ``check`` again and again until it is true, failing with ``what`` after TIMEOUT s.

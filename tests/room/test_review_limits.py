@@ -31,6 +31,7 @@ from scopa.server.store.schema import review_jobs
 from scopa.server.table.bots import BotPool, position
 
 from .server_support import (
+    REVIEW_TIMEOUT,
     TIMEOUT,
     Seated,
     Server,
@@ -113,7 +114,7 @@ async def test_only_a_seat_of_the_match_or_an_account_may_ask(server: Server) ->
         finally:
             await account.aclose()
         for task in list(server.app.state.reviews.running.values()):
-            await asyncio.wait_for(task, TIMEOUT)
+            await asyncio.wait_for(task, REVIEW_TIMEOUT)
 
 
 async def test_asks_are_limited_per_address_and_per_account(tmp_path: Path) -> None:
@@ -137,7 +138,7 @@ async def test_asks_are_limited_per_address_and_per_account(tmp_path: Path) -> N
                 "detail": "too many reviews asked for from your address (at most 4 per 1 "
                           "minute): wait a little and ask again"})
             assert set(server.app.state.reviews.running) == {(match, 0)}  # seat 1: nothing
-            await asyncio.wait_for(server.app.state.reviews.running[(match, 0)], TIMEOUT)
+            await asyncio.wait_for(server.app.state.reviews.running[(match, 0)], REVIEW_TIMEOUT)
         finally:
             await anna.aclose()
             await bruno.aclose()
@@ -172,12 +173,12 @@ async def test_a_full_review_queue_refuses_with_retry_after_and_queues_nothing(
             assert nobody.status_code == 404  # nothing was queued for seat 1
         finally:
             gate.set()
-            await asyncio.wait_for(held, TIMEOUT)
+            await asyncio.wait_for(held, REVIEW_TIMEOUT)  # a niced worker
             manager.shutdown()
-        await asyncio.wait_for(running, TIMEOUT)
+        await asyncio.wait_for(running, REVIEW_TIMEOUT)
         again = await lobby.http.post(url, json={"seat": 1, "token": grant["token"]})
         assert again.status_code == 202  # room again once the first is done
-        await asyncio.wait_for(server.app.state.reviews.running[(match, 1)], TIMEOUT)
+        await asyncio.wait_for(server.app.state.reviews.running[(match, 1)], REVIEW_TIMEOUT)
 
 
 def _moves_to_review(count: int) -> list[dict[str, Any]]:
@@ -203,7 +204,7 @@ async def test_a_bot_move_does_not_wait_behind_reviews_in_the_pool() -> None:
         move = await asyncio.wait_for(pool.think("random", _opening(7)), TIMEOUT)
         assert move in Game.new(Rules.preset("scopa"), seed=7).view(0).legal_moves()
         assert sum(task.done() for task in reviews) <= 2
-        judged = await asyncio.wait_for(reviews[0], TIMEOUT)
+        judged = await asyncio.wait_for(reviews[0], REVIEW_TIMEOUT)
         assert judged["mark"] in {"good", "inaccuracy", "mistake", "blunder"}
     finally:
         for task in reviews:
@@ -257,7 +258,7 @@ async def test_a_bot_move_does_not_wait_behind_reviews_through_redis(tmp_path: P
                     assert move in Game.new(Rules.preset("scopa"), seed=8).view(0).legal_moves()
                     assert sum(task.done() for task in reviews) == 0
                     assert await client.llen(JOBS) == 0
-                    await asyncio.wait_for(reviews[0], TIMEOUT)
+                    await asyncio.wait_for(reviews[0], REVIEW_TIMEOUT)
             finally:
                 for task in reviews:
                     task.cancel()
