@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+import sys
 import time
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 import pytest
 
@@ -147,3 +149,25 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         ends = ", ".join(f"{name} at {seconds:.0f} s"
                          for name, seconds in sorted(_finished.items()))
         terminalreporter.write_line(f"pytest processes finished: {ends}")
+
+
+# -- the browser tests' one Chromium per process -------------------------------------------
+
+WEB_TESTS = Path(__file__).parent / "web"
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Close this process's Chromium (tests/web/web_support.ProcessChromium) before a test
+    outside tests/web: an anyio test cannot run while Playwright's sync API is open."""
+    if not item.path.is_relative_to(WEB_TESTS):
+        _close_chromium()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    _close_chromium()
+
+
+def _close_chromium() -> None:
+    web = sys.modules.get(f"{__package__}.web.web_support")  # loaded only if a web test ran
+    if web is not None:
+        web.PROCESS_CHROMIUM.close()

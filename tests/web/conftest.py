@@ -1,5 +1,5 @@
-"""The web client's tests share a browser and a server process per test module; each test's
-pages are closed when it ends."""
+"""The web client's tests share a server process per test module and a browser per pytest
+process (web_support.ProcessChromium); each test's pages are closed when it ends."""
 
 from collections.abc import Iterator
 
@@ -12,9 +12,9 @@ __all__ = ["browser", "web_server"]
 
 @pytest.fixture(autouse=True)
 def _closed_after(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Close every context a test opened, once it is over: in a browser shared by a module, a
-    page left open would keep its socket, its timers and its service worker going through the
-    module's later tests."""
+    """Close every context a test opened, once it is over: in a browser shared by many
+    modules, a page left open would keep its socket, its timers and its service worker going
+    through the later tests."""
     shared = request.getfixturevalue("browser") if "browser" in request.fixturenames else None
     yield
     if shared is not None:

@@ -20,6 +20,7 @@ from playwright.sync_api import (
     Browser,
     ConsoleMessage,
     Page,
+    Playwright,
     Request,
     ViewportSize,
     WebSocketRoute,
@@ -59,19 +60,49 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield server.url
 
 
+class ProcessChromium:
+    """The one Chromium of this pytest process, launched by its first browser test and kept
+    for the next ones, since a launch costs about half a second and there are 45 modules.
+
+    It cannot simply stay open for the whole run: Playwright's sync API keeps an event loop
+    running in this thread while it is open, and an anyio test (the room's, dealt to the same
+    pytest-xdist worker) would find it there and fail. So the root conftest closes it before
+    any test outside tests/web. The files are dealt to the workers in their order
+    (--dist loadfile), tests/web last, so each worker opens it once, not once a module."""
+
+    def __init__(self) -> None:
+        self._playwright: Playwright | None = None
+        self._browser: Browser | None = None
+
+    def browser(self) -> Browser:
+        """The running Chromium, launched if there is none (or if the last one crashed)."""
+        if self._browser is None or not self._browser.is_connected():
+            self.close()
+            self._playwright = sync_playwright().start()
+            self._browser = self._playwright.chromium.launch(
+                executable_path=CHROMIUM, args=CHROMIUM_ARGS
+            )
+        return self._browser
+
+    def close(self) -> None:
+        if self._browser is not None and self._browser.is_connected():
+            self._browser.close()
+        if self._playwright is not None:
+            self._playwright.stop()
+        self._browser = self._playwright = None
+
+
+PROCESS_CHROMIUM = ProcessChromium()
+
+
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's Chromium, or a skip that says why there is none. One per module, not one for
-    the whole run: Playwright's sync API keeps an event loop running in this thread while it
-    is open, and a later test of the same process that runs one of its own (the room's
-    anyio tests, on another module of a pytest-xdist worker) would find it there."""
+def browser() -> Browser:
+    """Debian's Chromium (this process's one, see :class:`ProcessChromium`), or a skip that
+    says why there is none."""
     missing = os.environ.get("SCOPA_TEST_CHROMIUM_MISSING")
     if missing or shutil.which(CHROMIUM) is None:
         pytest.skip(missing or f"no {CHROMIUM}: run bash scripts/chromium.sh as root")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    return PROCESS_CHROMIUM.browser()
 
 
 @dataclass
