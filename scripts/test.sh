@@ -119,7 +119,10 @@ mkdir -p "$venv"
         "$python" -m venv "$venv"
     fi
     if ! cmp -s pyproject.toml "$stamp"; then
-        "$venv/bin/python" -m pip install --quiet -e '.[test]'
+        # --no-compile: pip would write the bytecode of every module of every package (torch's
+        # thousands among them); Python writes it for the modules imported, when first imported.
+        # From a clean clone this took the install from 159 to 99 s.
+        "$venv/bin/python" -m pip install --quiet --no-compile -e '.[test]'
         cp pyproject.toml "$stamp"
     fi
 } 7>"$venv/.scopa-lock"
