@@ -233,9 +233,15 @@ chat_reports = sa.Table(
     sa.Column("message", sa.JSON, nullable=False),
     sa.Column("context", sa.JSON, nullable=False),
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    # One report per reporter and message (issue 34, item 7): an account's, or a guest's seat's.
+    sa.Index("uq_chat_reports_account", "message_id", "reporter_account", unique=True),
+    sa.Index("uq_chat_reports_guest_seat", "message_id", "reporter_seat", unique=True,
+             sqlite_where=sa.text("reporter_account IS NULL"),
+             postgresql_where=sa.text("reporter_account IS NULL")),
 )
 """A message reported to the moderators, copied with the table's last messages up to it (its
-context) and the match and version it was said at, so the report stands on its own."""
+context) and the match and version it was said at, so the report stands on its own. Each
+reporter (an account, or else a guest's seat) reports a message once."""
 
 account_sanctions = sa.Table(
     "account_sanctions",
