@@ -12,6 +12,7 @@ import { t } from "./i18n.js";
 import { dealtLook, keepPlayerName, keepQuickChoices, playerName, quickChoices } from "./prefs.js";
 import { playPersonPanel } from "./pools.js";
 import { dailyPuzzleCard } from "./puzzlelink.js";
+import { openSocket } from "./socket.js";
 import { tournamentsCard } from "./tournamentlink.js";
 
 // The fan of cards over the lobby: the settebello and its friends, in the deck look chosen.
@@ -25,30 +26,14 @@ const KNOWN_LEVELS = ["random", "greedy", "expert", "master"];
 const NEWCOMER_LEVEL = "random";
 
 // The open tables, as the lobby's socket sends them, each time they change; a dropped
-// socket is opened again, waiting longer each time (up to half a minute).
+// socket is opened again (js/socket.js). The function returned closes it.
 function watchTables(onTables) {
-  let socket = null;
-  let closed = false;
-  let timer = null;
-  let retries = 0;
-  function connect() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
-    socket.addEventListener("message", (event) => {
-      retries = 0;
-      const message = JSON.parse(event.data);
+  const socket = openSocket("/ws/lobby", {
+    onMessage: (message) => {
       if (message.type === "tables") onTables(message.tables);
-    });
-    socket.addEventListener("close", () => {
-      if (!closed) timer = setTimeout(connect, Math.min(30_000, 1000 * 2 ** retries++));
-    });
-  }
-  connect();
-  return () => {
-    closed = true;
-    clearTimeout(timer);
-    socket.close();
-  };
+    },
+  });
+  return () => socket.close();
 }
 
 function select(id, values, label, chosen) {

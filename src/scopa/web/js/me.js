@@ -5,13 +5,12 @@
 // site). Looked at again at every change of screen, so a login or logout opens or closes it.
 
 import { whoAmI } from "./account.js";
+import { openSocket } from "./socket.js";
 
 const listeners = new Map(); // type -> set of functions
 const last = new Map(); // type -> the last message of that type (the friends list)
-let socket = null;
+let socket = null; // open, or waiting to open again (js/socket.js)
 let owner = null; // the account name the socket is open for
-let timer = null;
-let retries = 0;
 
 // The messages of a challenge: the first one loads challenges.js, which listens from then on
 // (and gets this first message at once, as the last of its type).
@@ -37,30 +36,11 @@ export function onMe(type, listener) {
   return () => listeners.get(type).delete(listener);
 }
 
-function connect() {
-  timer = null;
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const opened = new WebSocket(`${scheme}://${location.host}/ws/me`);
-  socket = opened;
-  opened.addEventListener("message", (event) => {
-    retries = 0;
-    deliver(JSON.parse(event.data));
-  });
-  opened.addEventListener("close", (event) => {
-    if (socket !== opened) return;
-    socket = null;
-    if (event.code === 1008) return;
-    timer = setTimeout(connect, Math.min(30_000, 1000 * 2 ** retries++));
-  });
-}
-
 function stop() {
-  clearTimeout(timer);
-  const was = socket;
+  socket?.close();
   socket = null;
   owner = null;
   last.clear();
-  was?.close();
 }
 
 // Open the socket if a player is logged in and it is not open for them yet; close it for a
@@ -71,11 +51,16 @@ export async function keepMe() {
     if (owner !== null) stop();
     return;
   }
-  if (owner === me.name && (socket || timer)) return;
+  if (owner === me.name && socket) return;
   if (owner !== null) stop();
   owner = me.name;
-  retries = 0;
-  connect();
+  const opened = openSocket("/ws/me", {
+    onMessage: deliver,
+    onLink: (up, why) => {
+      if (why === "closed" && socket === opened) socket = null;  // looked at again later
+    },
+  });
+  socket = opened;
 }
 
 window.addEventListener("hashchange", keepMe);

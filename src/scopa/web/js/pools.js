@@ -11,6 +11,7 @@ import { askToNotify, callBack, mayAskToNotify } from "./callback.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { playerName } from "./prefs.js";
+import { openSocket } from "./socket.js";
 
 const GAMES = ["scopa", "escoba", "scopone"];
 const state = {
@@ -36,23 +37,25 @@ function styles() {
     href: new URL("../pools.css", import.meta.url).href }));
 }
 
+// The wait in a pool: a socket that is not opened again after a drop (the person asks again).
 function ask(pair = null) {
   state.socket?.close();
   Object.assign(state, { waiting: true, problem: null, offer: null, pairCode: null,
     partner: null, found: null, count: 0, typical: null });
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/pools`);
-  state.socket = socket;
   const name = document.getElementById("name")?.value.trim() || playerName() || undefined;
-  socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "join",
-    pool: state.game, rated: state.rated, name, guest: guestKey(), pair })));
-  socket.addEventListener("message", (event) => heard(JSON.parse(event.data)));
-  socket.addEventListener("close", () => {
-    if (state.socket !== socket) return;
-    state.socket = null;
-    state.waiting = false;
-    draw();
+  const socket = openSocket("/ws/pools", {
+    first: () => ({ type: "join", pool: state.game, rated: state.rated, name,
+      guest: guestKey(), pair }),
+    onMessage: heard,
+    onLink: (up) => {
+      if (up || state.socket !== socket) return;
+      state.socket = null;
+      state.waiting = false;
+      draw();
+    },
+    retry: () => false,
   });
+  state.socket = socket;
   draw();
 }
 
@@ -66,12 +69,14 @@ function cancel() {
 
 // A table against the computer is given up for the person who came (docs/room.md).
 function resignBotTable(code, token) {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${code}`);
-  socket.addEventListener("open", () => {
-    socket.send(JSON.stringify({ type: "hello", token }));
-    socket.send(JSON.stringify({ type: "resign", ref: "pool" }));
-    socket.close();
+  const socket = openSocket(`/ws/tables/${code}`, {
+    first: () => ({ type: "hello", token }),
+    onLink: (up) => {
+      if (!up) return;
+      socket.send({ type: "resign", ref: "pool" });
+      socket.close();
+    },
+    retry: () => false,
   });
 }
 
@@ -133,7 +138,7 @@ function waitingPanel() {
     state.offer && !state.botTable ? h("div", { class: "pool-offer" },
       h("p", {}, t("pools.offer")),
       h("button", { type: "button", id: "pool-play-bot",
-        onclick: () => state.socket?.send(JSON.stringify({ type: "play_bot" })) },
+        onclick: () => state.socket?.send({ type: "play_bot" }) },
       t("pools.play_bot"))) : null,
     h("div", { class: "actions" },
       h("button", { type: "button", id: "pool-cancel", onclick: cancel }, t("pools.cancel")),

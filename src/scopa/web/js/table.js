@@ -15,7 +15,7 @@ import { modalDialog } from "./modal.js";
 import { chosenBack, chosenLook, keepPlayerName, playerName } from "./prefs.js";
 import { pile, pileKeepers, placeOf, sweepCards } from "./seats.js";
 import { cue, soundButton } from "./sound.js";
-import { openTableSocket } from "./tablesocket.js";
+import { openSocket } from "./socket.js";
 
 // The `ref` of hint requests, so an error about one is told from an error about a move.
 const HINT_REF = "hint";
@@ -38,13 +38,20 @@ export function showTable(main, code) {
     motion: null, menuOpen: false, leaving: false, resigning: false, clockEnds: null,
     lastByStandIn: false, dialogWaits: false, account: null, hints: false,
   };
-  const socket = openTableSocket(code,
-    () => ({ token: s.token, match: s.match, version: s.version, continues: true }), receive, (up, why) => {
+  // The hello says the seat's token and the last version seen, each time the socket is open,
+  // so a connection that comes back is sent the plays it missed.
+  const socket = openSocket(`/ws/tables/${code}`, {
+    first: () => ({ type: "hello", token: s.token, match: s.match, version: s.version,
+      continues: true }),
+    onMessage: receive,
+    onLink: (up, why) => {
+      if (why === "closed") return;  // said by the error that came before the close
       s.linkDown = up ? false : why;
       // A hint asked on a connection that dropped will never be answered: ask again freely.
       s.hintAsked = null;
       render();
-    });
+    },
+  });
   // What is said at the table, kept and counted on the bar's button while the chat is shut
   // (a muted sender's too until the panel's module is here); free text for a logged-in player.
   const chat = { open: false, said: [], unread: 0, reported: new Set(), problem: null,

@@ -13,10 +13,10 @@ import { api, keepSeatToken } from "./api.js";
 import { callBack } from "./callback.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { openSocket } from "./socket.js";
 import { tournamentWhen } from "./tournamentlink.js";
 
 const GAMES = ["scopa", "escoba", "scopa-classic", "escoba-classic"];
-const RETRY_MS = 2000;
 
 // One socket per tournament: its latest state and who listens (the page on screen).
 const sockets = new Map();
@@ -24,40 +24,35 @@ const sockets = new Map();
 function follow(id) {
   let kept = sockets.get(id);
   if (kept) return kept;
-  kept = { id, socket: null, latest: null, listeners: new Set(), keep: false, retry: null };
+  kept = { id, socket: null, latest: null, listeners: new Set(), keep: false };
   sockets.set(id, kept);
   open(kept);
   return kept;
 }
 
+// Opened again after a drop (js/socket.js) while anyone still needs it.
 function open(kept) {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/tournaments/${kept.id}`);
-  kept.socket = socket;
-  socket.onmessage = (event) => {
-    const message = JSON.parse(event.data);
-    if (message.type === "tournament") {
-      if (kept.latest && message.tournament.version < kept.latest.version) return;
-      kept.latest = message.tournament;
-      for (const listener of kept.listeners) listener(message.tournament);
-      if (message.tournament.status === "finished") kept.keep = false;
-    } else if (message.type === "paired") paired(message);
-  };
-  socket.onclose = () => {
-    if (kept.socket !== socket) return;
-    kept.socket = null;
-    if (kept.keep || kept.listeners.size) {
-      kept.retry = setTimeout(() => open(kept), RETRY_MS);
-    } else sockets.delete(kept.id);
-  };
+  kept.socket = openSocket(`/ws/tournaments/${kept.id}`, {
+    onMessage: (message) => {
+      if (message.type === "tournament") {
+        if (kept.latest && message.tournament.version < kept.latest.version) return;
+        kept.latest = message.tournament;
+        for (const listener of kept.listeners) listener(message.tournament);
+        if (message.tournament.status === "finished") kept.keep = false;
+      } else if (message.type === "paired") paired(message);
+    },
+    onLink: (up, why) => {
+      if (why === "closed" && sockets.get(kept.id) === kept) sockets.delete(kept.id);
+    },
+    retry: () => kept.keep || kept.listeners.size > 0,
+  });
 }
 
 // Closed once nobody needs it: no page shows the tournament, and the player is not in it.
 function release(kept) {
   if (kept.keep || kept.listeners.size) return;
-  clearTimeout(kept.retry);
   sockets.delete(kept.id);
-  kept.socket?.close();
+  kept.socket.close();
 }
 
 // The player's next game is ready: keep its seat, call them back if away, and go there.
