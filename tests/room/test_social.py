@@ -111,6 +111,7 @@ async def test_a_follower_sees_who_they_follow_come_play_and_go(room: Server) ->
         assert status == 200
         assert listed["following"] == [{"name": "Ada", "online": False, "table": None}]
         await bea.wait_for(friends_where(lambda f: f == [listed["following"][0]]))
+        assert (await ada.post("/api/friends/follow", {"name": "Bea"}))[0] == 200
 
         await ada.open()
         await bea.wait_for(friends_where(lambda f: f[0]["online"] and f[0]["table"] is None))
@@ -125,6 +126,75 @@ async def test_a_follower_sees_who_they_follow_come_play_and_go(room: Server) ->
         await ada.close()
         gone = await bea.wait_for(friends_where(lambda f: not f[0]["online"]))
         assert gone["friends"] == [{"name": "Ada", "online": False, "table": None}]
+
+
+async def playing(who: Me) -> str:
+    """A table ``who`` plays at against a guest, started: its code."""
+    table = await who.lobby.create_table(name=who.name)
+    code: str = table["table"]["code"]
+    await who.lobby.join(code, "Guest 1")
+    await who.lobby.start(code, table["token"])
+    return code
+
+
+async def test_where_one_plays_is_shown_only_as_ones_setting_allows(room: Server) -> None:
+    """Following needs no consent: a stranger who follows Ada sees her online and not where
+    she plays, until she follows back (the default), shows it to all, or hides it from all."""
+    async with person(room.url, "Ada") as ada, person(room.url, "Bea") as bea:
+        assert (await ada.get("/api/friends"))["playing_shown"] == "follows"
+        assert (await bea.post("/api/friends/follow", {"name": "Ada"}))[0] == 200
+        code = await playing(ada)
+        listed = await bea.get("/api/friends")
+        assert listed["following"] == [{"name": "Ada", "online": True, "table": None}]
+        await bea.wait_for(friends_where(lambda f: f == listed["following"]))
+
+        # Ada follows back: Bea's page is told at once.
+        assert (await ada.post("/api/friends/follow", {"name": "Bea"}))[0] == 200
+        await bea.wait_for(friends_where(lambda f: f[0]["table"] == code))
+
+        # Ada shows it to nobody, even to those she follows.
+        status, mine = await ada.post("/api/friends/playing", {"shown": "none"})
+        assert (status, mine["playing_shown"]) == (200, "none")
+        await bea.wait_for(friends_where(lambda f: f[0] == {"name": "Ada", "online": True,
+                                                            "table": None}))
+        assert (await bea.get("/api/friends"))["following"][0]["table"] is None
+
+        # To all who follow her: Bea sees it when Ada no longer follows her.
+        assert (await ada.post("/api/friends/playing", {"shown": "all"}))[0] == 200
+        await bea.wait_for(friends_where(lambda f: f[0]["table"] == code))
+        assert (await ada.post("/api/friends/unfollow", {"name": "Bea"}))[0] == 200
+        assert (await bea.get("/api/friends"))["following"][0]["table"] == code
+
+        # Back to those she follows: Bea, unfollowed, sees it no more. Whom Ada takes
+        # challenges from stayed as it was through it all, and the other way round.
+        assert (await ada.post("/api/friends/challenges", {"accepts": "none"}))[0] == 200
+        status, mine = await ada.post("/api/friends/playing", {"shown": "follows"})
+        assert (mine["playing_shown"], mine["challenges"]) == ("follows", "none")
+        await bea.wait_for(friends_where(lambda f: f[0]["table"] is None))
+
+        before = await ada.get("/api/friends")
+        for bad in ({"shown": "friends"}, {"shown": 3}, {}):
+            status, answer = await ada.post("/api/friends/playing", bad)
+            assert status == 422, answer
+        assert await ada.get("/api/friends") == before
+
+
+async def test_a_daily_deal_is_never_shown_to_followers(room: Server) -> None:
+    """docs/daily.md: a daily table's code is listed nowhere, its friends' lists included, even
+    for one who shows where they play to all who follow them."""
+    async with person(room.url, "Ada") as ada, person(room.url, "Bea") as bea:
+        assert (await ada.post("/api/friends/playing", {"shown": "all"}))[0] == 200
+        assert (await ada.post("/api/friends/follow", {"name": "Bea"}))[0] == 200
+        assert (await bea.post("/api/friends/follow", {"name": "Ada"}))[0] == 200
+        status, grant = await ada.post("/api/daily/play", {})
+        assert status == 201, grant
+        assert grant["table"]["status"] == "playing"
+        assert (await bea.get("/api/friends"))["following"] == [
+            {"name": "Ada", "online": True, "table": None}]
+
+        code = await playing(ada)  # a table of her own beside it is shown
+        await bea.wait_for(friends_where(lambda f: bool(f) and f[0]["table"] == code))
+        assert grant["table"]["code"] not in json.dumps(await bea.get("/api/friends"))
 
 
 async def test_a_challenge_accepted_seats_both_at_one_dealt_table(room: Server) -> None:
@@ -326,6 +396,8 @@ async def test_presence_and_challenges_cross_two_processes_on_redis() -> None:
 
                 await ada.open()  # on the other process
                 await bea.wait_for(friends_where(lambda f: f[0]["online"]))
+                # Followed back, Bea sees where Ada plays (told across the processes).
+                assert (await ada.post("/api/friends/follow", {"name": "Bea"}))[0] == 200
 
                 status, sent = await ada.post("/api/challenges", {"name": "Bea"})
                 assert status == 201, sent

@@ -1,7 +1,8 @@
 """Challenges and friends in Debian's Chromium (issue 23, item 2): a player challenges another
 from their profile, the other sees the challenge arrive on the page they are on and accepts,
 and both browsers land at the same dealt table; a third player follows one of them by name
-from the lobby's friends panel, sees them online at their table and watches it in one click.
+from the lobby's friends panel, sees them online, and once they show where they play to all who
+follow them (they do not follow her back), their table, and watches it in one click.
 On a desktop and on a phone, with screenshots to look at."""
 
 from __future__ import annotations
@@ -100,6 +101,23 @@ def test_a_follower_sees_a_friend_online_and_watches_their_table_in_one_click(
     page.click("#follow button[type=submit]")
     friend = page.locator(f".friend[data-name='{dan_name}']")
     expect(friend).to_have_class(re.compile(r"\bonline\b"))
+    # Dan does not follow Eve: she sees him online, not where he plays (issue 34, item 8).
+    expect(friend.locator(".where")).to_have_text("online")
+    expect(friend.locator("a.watch")).to_have_count(0)
+
+    # In another tab of his, Dan shows where he plays to everyone who follows him.
+    lobby = dan.page.context.new_page()
+    lobby.set_default_timeout(WAIT_MS)
+    lobby.goto(f"{social_server}/#/")
+    shown = lobby.locator("#playing-shown")
+    expect(shown).to_have_value("follows")
+    with lobby.expect_response(lambda answer: answer.url.endswith("/api/friends/playing")) \
+            as answer:
+        shown.select_option("all")
+    assert answer.value.ok
+    expect(lobby.locator("#playing-shown")).to_have_value("all")
+    screenshot(lobby, f"friends-shown-{device}")
+    lobby.close()
     watch = friend.locator("a.watch")
     expect(watch).to_have_text(f"Watch table {code}")
     screenshot(page, f"friends-panel-{device}")

@@ -1,6 +1,8 @@
 """The person's socket, ``/ws/me``: opened by the browser on every page while a player is
 logged in, it makes them online (:mod:`.presence`) and brings them, at once, the list of
-those they follow (who is online, and at which table) and their challenges.
+those they follow (who is online, and at which table) and their challenges. Following needs no
+consent, so the table is there only as its player allows (issue 34, item 8): to all who follow
+them, to those they follow back (the default), or to none; a daily deal's table never.
 
 Whatever the room tells a person (:meth:`.Hub.tell`, heard by every process) reaches the
 person's ``/ws/me`` sockets on this process, as it was told. One message is this module's own
@@ -112,12 +114,13 @@ class PeopleFeed:
 
     async def friends(self, account_id: int) -> list[dict[str, Any]]:
         """Those ``account_id`` follows, by name: whether each is online, and the table where
-        each online one is playing (None: at none)."""
+        each online one is playing, if they show it to ``account_id``
+        (:func:`.social_queries.playing_at`; None: at none, or not shown)."""
         storage = self.room.storage
         followed = await social_queries.followed_by(storage, account_id)
         online = await self.presence.online([person_of(one.account_id) for one in followed])
         here = [one.account_id for one in followed if person_of(one.account_id) in online]
-        tables = await social_queries.playing_at(storage, here)
+        tables = await social_queries.playing_at(storage, account_id, here)
         return [
             {
                 "name": one.name,

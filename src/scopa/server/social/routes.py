@@ -1,5 +1,6 @@
 """Challenges and friends over HTTP: follow, unfollow, block and unblock by name, whom one
-takes challenges from, and challenges sent and answered.
+takes challenges from, who of one's followers sees where one plays, and challenges sent and
+answered.
 
 Every route needs a logged-in player; every write passes the accounts' Origin check
 (:data:`..accounts.accounts.Me`) and the lobby's limits per client address. A refusal is one
@@ -54,7 +55,9 @@ class Friend(BaseModel):
     name: str
     online: bool = Field(description="a page of the room is open for them now")
     table: str | None = Field(
-        description="the code of the table where they are playing now, to watch: #/t/CODE"
+        description="the code of the table where they are playing now, to watch: #/t/CODE; "
+        "null when they play nowhere, or do not show you where (as their setting says: "
+        "to all who follow them, to those they follow back, or to none; a daily deal never)"
     )
 
 
@@ -64,11 +67,22 @@ class Friends(BaseModel):
     challenges: str = Field(
         description="whom you take challenges from: all, follows (those you follow) or none"
     )
+    playing_shown: str = Field(
+        description="who of those following you sees the table where you play: all, follows "
+        "(those you follow back, unless you chose otherwise) or none"
+    )
 
 
 class Accepts(BaseModel):
     accepts: Literal["all", "follows", "none"] = Field(
         description="whom you take challenges from: all, follows (those you follow) or none"
+    )
+
+
+class Shown(BaseModel):
+    shown: Literal["all", "follows", "none"] = Field(
+        description="who of those following you sees the table where you play: all, follows "
+        "(those you follow back) or none"
     )
 
 
@@ -99,6 +113,7 @@ async def _friends(people: PeopleFeed, account_id: int) -> Friends:
         following=[Friend(**one) for one in await people.friends(account_id)],
         blocked=[one.name for one in await social_queries.blocked_by(storage, account_id)],
         challenges=await social_queries.accepts_from(storage, account_id),
+        playing_shown=await social_queries.playing_shown(storage, account_id),
     )
 
 
@@ -110,14 +125,15 @@ async def _changed(people: PeopleFeed, account_id: int) -> Friends:
 
 @router.get("/friends")
 async def list_friends(me: Me, people: People) -> Friends:
-    """Those you follow (who is online, and at which table), those you blocked, and whom you
-    take challenges from."""
+    """Those you follow (who is online, and at which table if they show you), those you
+    blocked, whom you take challenges from and who sees where you play."""
     return await _friends(people, me.id)
 
 
 @router.post("/friends/follow")
 async def follow(body: Someone, me: Me, people: People, desk: Desk) -> Friends:
-    """Follow a player: see when they are online and where they play."""
+    """Follow a player: see when they are online, and where they play if they show you
+    (by default, once they follow you too). Their list may change with it: tell them."""
     other = await desk.find(body.name)
     if other.account_id == me.id:
         raise LobbyError(422, "you cannot follow yourself: follow another player")
@@ -126,14 +142,17 @@ async def follow(body: Someone, me: Me, people: People, desk: Desk) -> Friends:
     if len(await social_queries.followed_by(storage, me.id)) >= MAX_FOLLOWS:
         raise LobbyError(409, f"you follow {MAX_FOLLOWS} players already: unfollow one first")
     await social_queries.follow(storage, me.id, other.account_id, now())
+    await people.room.hub.tell(person_of(other.account_id), {"type": FRIENDS_CHANGED})
     return await _changed(people, me.id)
 
 
 @router.post("/friends/unfollow")
 async def unfollow(body: Someone, me: Me, people: People, desk: Desk) -> Friends:
-    """Stop following a player."""
+    """Stop following a player (who no longer sees your table, if you showed it to those you
+    follow back)."""
     other = await desk.find(body.name)
     await social_queries.unfollow(people.room.storage, me.id, other.account_id)
+    await people.room.hub.tell(person_of(other.account_id), {"type": FRIENDS_CHANGED})
     return await _changed(people, me.id)
 
 
@@ -164,6 +183,15 @@ async def unblock(body: Someone, me: Me, people: People, desk: Desk) -> Friends:
 async def take_challenges(body: Accepts, me: Me, people: People) -> Friends:
     """Choose whom you take challenges from."""
     await social_queries.set_accepts(people.room.storage, me.id, body.accepts)
+    return await _friends(people, me.id)
+
+
+@router.post("/friends/playing")
+async def show_playing(body: Shown, me: Me, people: People) -> Friends:
+    """Choose who of those following you sees the table where you play; their lists are read
+    again at once."""
+    await social_queries.set_playing_shown(people.room.storage, me.id, body.shown)
+    await people.tell_followers(me.id)
     return await _friends(people, me.id)
 
 

@@ -283,9 +283,12 @@ challenge_settings = sa.Table(
     metadata,
     sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
     sa.Column("accepts", sa.String(8), nullable=False),
+    sa.Column("playing_shown", sa.String(8), nullable=False, server_default="follows"),
 )
-"""Whom an account takes challenges from: ``all``, ``follows`` (those it follows) or ``none``.
-An account with no row takes them from all."""
+"""An account's social settings: whom it takes challenges from (``accepts``: ``all``,
+``follows``, those it follows, or ``none``) and who of those following it sees the table where
+it plays (``playing_shown``, the same three). An account with no row takes challenges from all
+and shows its table to those it follows back (issue 34, item 8)."""
 
 # Puzzle ratings and tries (issue 24, item 1).
 

@@ -1,5 +1,6 @@
-"""The reads and writes of challenges and friends: who follows whom, who blocked whom, and whom
-an account takes challenges from (issue 23, item 2).
+"""The reads and writes of challenges and friends: who follows whom, who blocked whom, whom
+an account takes challenges from (issue 23, item 2) and who of those following it sees where it
+plays (issue 34, item 8).
 
 Like :mod:`.account_queries`, each function is one read on one connection or one transaction
 through the room's writer (:meth:`.Storage.write`). A follow or a block asked for twice is
@@ -18,11 +19,27 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .account_queries import chosen, named
-from .schema import accounts, blocks, challenge_settings, follows, seat_accounts, tables
+from .schema import (
+    accounts,
+    blocks,
+    challenge_settings,
+    daily_attempts,
+    follows,
+    seat_accounts,
+    tables,
+)
 from .storage import Storage
 
 ACCEPTS = ("all", "follows", "none")
 """Whom an account takes challenges from; the first is what an account without a row has."""
+SHOWN = ("all", "follows", "none")
+"""Who of those following an account sees the table where it plays: all of them, those it
+follows back, or none."""
+SHOWN_UNSET = "follows"
+"""What an account that never chose shows: its table to those it follows back only. Following
+needs no consent, so a stranger who follows someone learns when they are online and no more;
+a follow given back is the consent (lichess shares a player's insights "with friends" unless
+they say otherwise, its friends being those the player follows)."""
 
 
 @dataclass(frozen=True)
@@ -199,32 +216,83 @@ async def accepts_from(storage: Storage, account_id: int) -> str:
     return ACCEPTS[0] if found is None else str(found)
 
 
+async def playing_shown(storage: Storage, account_id: int) -> str:
+    """Who of those following ``account_id`` sees where it plays: one of :data:`SHOWN`."""
+    async with storage.engine.connect() as connection:
+        found = await connection.scalar(
+            sa.select(challenge_settings.c.playing_shown).where(
+                challenge_settings.c.account_id == account_id
+            )
+        )
+    return SHOWN_UNSET if found is None else str(found)
+
+
+async def _set_setting(storage: Storage, account_id: int, column: str, value: str) -> None:
+    """Set one of ``account_id``'s settings, leaving the other as it was (an account with no
+    row gets one, the other setting at its default)."""
+
+    async def run(connection: AsyncConnection) -> int:
+        result = await connection.execute(
+            challenge_settings.update()
+            .where(challenge_settings.c.account_id == account_id)
+            .values({column: value})
+        )
+        if result.rowcount:
+            return 1
+        await connection.execute(challenge_settings.insert().values(
+            {"account_id": account_id, "accepts": ACCEPTS[0], "playing_shown": SHOWN_UNSET,
+             column: value}
+        ))
+        return 1
+
+    try:
+        await storage.write(run)
+    except sa.exc.IntegrityError:  # another process made the row a moment before: update it
+        await storage.write(run)
+
+
 async def set_accepts(storage: Storage, account_id: int, accepts: str) -> None:
     """Set whom ``account_id`` takes challenges from (one of :data:`ACCEPTS`)."""
-
-    async def run(connection: AsyncConnection) -> None:
-        await connection.execute(
-            challenge_settings.delete().where(challenge_settings.c.account_id == account_id)
-        )
-        await connection.execute(
-            challenge_settings.insert().values(account_id=account_id, accepts=accepts)
-        )
-
-    await storage.write(run)
+    await _set_setting(storage, account_id, "accepts", accepts)
 
 
-async def playing_at(storage: Storage, account_ids: Collection[int]) -> dict[int, str]:
+async def set_playing_shown(storage: Storage, account_id: int, shown: str) -> None:
+    """Set who of those following ``account_id`` sees where it plays (one of :data:`SHOWN`)."""
+    await _set_setting(storage, account_id, "playing_shown", shown)
+
+
+async def playing_at(
+    storage: Storage, viewer: int, account_ids: Collection[int]
+) -> dict[int, str]:
     """The table each of ``account_ids`` holds a seat at where a match is being played (the
-    newest, for one seated at several): where a follower may watch them."""
+    newest, for one seated at several), for those whose setting shows it to ``viewer`` (all
+    who follow them, or those they follow back, ``viewer`` being one): where ``viewer`` may
+    watch them. A daily deal's table is never one: its code is listed nowhere, so that only
+    someone its player tells can watch (docs/daily.md)."""
     wanted = set(account_ids)
     if not wanted:
         return {}
+    shown = sa.func.coalesce(challenge_settings.c.playing_shown, SHOWN_UNSET)
+    followed_back = (
+        sa.select(follows.c.follower_id)
+        .where(follows.c.follower_id == seat_accounts.c.account_id,
+               follows.c.followed_id == viewer)
+        .exists()
+    )
     async with storage.engine.connect() as connection:
         rows = (
             await connection.execute(
                 sa.select(seat_accounts.c.account_id, tables.c.code)
                 .join(tables, tables.c.code == seat_accounts.c.table_code)
-                .where(seat_accounts.c.account_id.in_(wanted), tables.c.status == "playing")
+                .outerjoin(challenge_settings,
+                           challenge_settings.c.account_id == seat_accounts.c.account_id)
+                .where(
+                    seat_accounts.c.account_id.in_(wanted),
+                    tables.c.status == "playing",
+                    ~sa.select(daily_attempts.c.id)
+                    .where(daily_attempts.c.table_code == tables.c.code).exists(),
+                    sa.or_(shown == "all", sa.and_(shown == "follows", followed_back)),
+                )
                 .order_by(tables.c.created_at)
             )
         ).all()

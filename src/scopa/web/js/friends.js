@@ -1,7 +1,9 @@
 // Friends: the lobby's panel of those a player follows (who is online, the table each plays
-// at, watched in one click, a challenge in two), a box to follow someone by name, and whom the
-// player takes challenges from; and a profile's Follow, Challenge and Block buttons. The list
-// comes live over /ws/me (me.js); what the buttons change comes back in their answer.
+// at, if they show it, watched in one click, a challenge in two), a box to follow someone by
+// name, whom the player takes challenges from and who of their followers sees where they play
+// (those they follow back unless they choose otherwise: following needs no consent); and a
+// profile's Follow, Challenge and Block buttons. The list comes live over /ws/me (me.js); what
+// the buttons change comes back in their answer.
 
 import { whoAmI } from "./account.js";
 import { api } from "./api.js";
@@ -11,6 +13,7 @@ import { t } from "./i18n.js";
 import { onMe } from "./me.js";
 
 const ACCEPTS = ["all", "follows", "none"];
+const SHOWN = ["all", "follows", "none"];
 
 function friendRow(friend, challenging, toggle) {
   const profile = `#/p/${encodeURIComponent(friend.name)}`;
@@ -33,6 +36,7 @@ export function friendsPanel() {
   const panel = h("section", { class: "panel friends", id: "friends", hidden: true });
   let friends = null;
   let accepts = "all";
+  let shown = "follows";
   let problem = "";
   let challenging = null;
 
@@ -46,6 +50,7 @@ export function friendsPanel() {
       const answer = await api(path, body);
       friends = answer.following;
       accepts = answer.challenges;
+      shown = answer.playing_shown;
       problem = "";
     } catch (error) {
       problem = error.message;
@@ -74,6 +79,11 @@ export function friendsPanel() {
           change("/friends/challenges", { accepts: event.target.value }) },
         ACCEPTS.map((value) => h("option", { value, selected: value === accepts },
           t(`friends.accepts_${value}`))))),
+      h("label", { class: "field" }, h("span", {}, t("friends.shown")),
+        h("select", { id: "playing-shown", onchange: (event) =>
+          change("/friends/playing", { shown: event.target.value }) },
+        SHOWN.map((value) => h("option", { value, selected: value === shown },
+          t(`friends.shown_${value}`))))),
     ].filter(Boolean));
   }
 
@@ -82,6 +92,7 @@ export function friendsPanel() {
     const answer = await api("/friends").catch(() => null);
     if (!answer) return;
     accepts = answer.challenges;
+    shown = answer.playing_shown;
     friends = answer.following;
     render();
     // Kept live by /ws/me; stops listening once the panel has left the page. onMe calls the
