@@ -119,8 +119,11 @@ table_modes = sa.Table(
     metadata,
     sa.Column("table_code", sa.String(16), primary_key=True),
     sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("casual", sa.String(16), nullable=True),
 )
-"""Rated or casual, chosen when the table is made (a table with no row is casual)."""
+"""Rated or casual, chosen when the table is made (a table with no row is casual); ``casual``,
+why a table chosen rated plays its match casual (a code of :mod:`..common.fairplay`, such as
+``pair_cap``), decided when each match is dealt."""
 
 ratings = sa.Table(
     "ratings",
@@ -190,10 +193,13 @@ account_matches = sa.Table(
     sa.Column("rated", sa.Boolean, nullable=False),
     sa.Column("result", sa.String(8), nullable=False),
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("short", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Index("ix_account_matches_account", "account_id", "at"),
 )
 """Every finished match an account played, rated or casual: ``result`` is win, loss or
-``left`` (a loss: the player walked out of it, and a bot finished it)."""
+``left`` (a loss: the player walked out of it, and a bot finished it). ``short``: it ended
+before each side had made 2 moves of its own, so it was rated for nobody and counts for
+nothing (:mod:`..common.fairplay`)."""
 
 
 # Talk at the table (issue 23, item 3).
@@ -383,12 +389,15 @@ tournament_games = sa.Table(
     sa.Column("second_score", sa.Integer, nullable=True),
     sa.Column("paired_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("counted", sa.Boolean, nullable=False, server_default=sa.true()),
     sa.UniqueConstraint("tournament_id", "round", "first", name="uq_tournament_games_first"),
 )
 """One game of a tournament: ``first`` (seat 0) against ``second`` (seat 1), or ``first``'s
 bye when ``second`` is null. Stored with its round's pairing, before its table is made; the
 table's code and both seat tokens are set once it is, and the winner (an account id) and the
-match points once its match ends. A seat token is given to its own account only."""
+match points once its match ends. A seat token is given to its own account only. A game whose
+match ended before each side had made 2 moves of its own is over but not ``counted``: the
+standings leave it out."""
 
 
 # The daily deal (issue 24, item 2).
