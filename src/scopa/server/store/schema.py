@@ -323,11 +323,27 @@ puzzle_tries = sa.Table(
     sa.Column("display_before", sa.Integer, nullable=False),
     sa.Column("display_after", sa.Integer, nullable=False),
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("counted", sa.Boolean, nullable=False, server_default=sa.true()),
     sa.Index("ix_puzzle_tries_account_at", "account_id", "at"),
 )
 """An account's first try of a puzzle, the one that counts: the move, solved or not, and the
 rating shown before and after. Its key keeps one try a puzzle, so a second try cannot count
-even when two arrive at once on two processes."""
+even when two arrive at once on two processes. ``counted`` is false for a first try that did
+not count, its browser or address having tried the puzzle as a guest that day (issue 34, item
+15): the rating shown is the same before and after, and the puzzle is tried for good."""
+
+puzzle_guest_tries = sa.Table(
+    "puzzle_guest_tries",
+    metadata,
+    sa.Column("day", sa.Date, primary_key=True),
+    sa.Column("preset", sa.String(16), primary_key=True),
+    sa.Column("puzzle_id", sa.String(32), primary_key=True),
+    sa.Column("mark", sa.String(64), primary_key=True),
+)
+"""A guest's try of a puzzle on a day (UTC), once for the browser's key and once for the
+address it came from, each a SHA-256 (``mark``): an account's try from either that day does not
+count. Rows of days gone are deleted as new ones are written, so none outlives its day by
+much; no account is named."""
 
 
 
