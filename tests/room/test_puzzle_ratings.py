@@ -1,16 +1,20 @@
 """Puzzle ratings (issue 24, item 1): a logged-in player's first try of a puzzle moves their
 puzzle rating by one openskill update against the puzzle's fixed rating (right raises it, wrong
 lowers it), a later try of the same puzzle is answered and counts nothing, guests play unrated,
-the history lists the counted tries, "next" can pick a puzzle near the player's rating, and bad
-input is a sentence that changes nothing. On SQLite and on PostgreSQL."""
+and an account's first try of a puzzle its browser or address tried as a guest that day counts
+nothing either (issue 34, item 15); the history lists the counted tries, "next" can pick a
+puzzle near the player's rating, and bad input is a sentence that changes nothing. On SQLite and
+on PostgreSQL."""
 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import itertools
 import json
 
 import pytest
+import sqlalchemy as sa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
@@ -25,7 +29,11 @@ from scopa.server.puzzles.ratings import (
     after_try,
     puzzle_strength,
     rated,
+    rater,
 )
+from scopa.server.puzzles.routes import marks as puzzle_marks
+from scopa.server.store import puzzle_queries
+from scopa.server.store.schema import puzzle_guest_tries
 
 from .server_support import Server, anyio_backend
 
@@ -74,7 +82,7 @@ async def test_right_raises_wrong_lowers_and_a_second_try_counts_nothing(
                                ranks=[0.0, 1.0])
         assert first["right"] is True
         assert first["player"] == {
-            "counted": True, "before": 1000, "after": shown(up.mu, up.sigma),
+            "counted": True, "reason": None, "before": 1000, "after": shown(up.mu, up.sigma),
             "rating": {"rating": shown(up.mu, up.sigma), "mu": pytest.approx(up.mu),
                        "sigma": pytest.approx(up.sigma), "tries": 1, "solved": 1},
         }
@@ -93,8 +101,8 @@ async def test_right_raises_wrong_lowers_and_a_second_try_counts_nothing(
         # The same puzzles again, the other way round: answered, counted nothing, said so.
         again = await attempt(lobby, solved.id, wrong_move(solved))
         assert again["right"] is False and again["best"] == str(solved.best)
-        assert again["player"] == {**player, "counted": False, "before": lowered,
-                                   "after": lowered}
+        assert again["player"] == {**player, "counted": False, "reason": "tried_before",
+                                   "before": lowered, "after": lowered}
         assert again["note"] == ("you tried this puzzle before: only the first try counts, so "
                                  f"this one leaves your puzzle rating at {lowered}")
         redone = await attempt(lobby, failed.id, str(failed.best))
@@ -133,11 +141,16 @@ async def test_two_first_tries_at_once_count_once(stored_server: Server) -> None
         assert all(a[1] == b[0] for a, b in itertools.pairwise(chain))
 
 
+GUEST_NOTE = ("tried as a guest: an account's try of this puzzle from this browser or address "
+              "today will not count")
+
+
 async def test_guests_play_unrated(server: Server) -> None:
     puzzle = SCOPA["scopa-00001"]
     async with Lobby(server.url) as lobby:
         answer = await attempt(lobby, puzzle.id, str(puzzle.best))
-        assert answer["right"] is True and answer["player"] is None and answer["note"] is None
+        assert answer["right"] is True and answer["player"] is None
+        assert answer["note"] == GUEST_NOTE
         mine = await lobby.http.get("/api/puzzles/scopa/mine")
         assert mine.status_code == 401 and mine.json()["detail"] == (
             "log in first: this needs an account")
@@ -145,8 +158,99 @@ async def test_guests_play_unrated(server: Server) -> None:
         await logged_in(lobby, "Tosca")
         assert (await lobby.http.get("/api/puzzles/scopa/mine")).json() == {
             "preset": "scopa", "rating": None, "tries": [], "limit": 50}
-        first = await attempt(lobby, puzzle.id, str(puzzle.best))
-        assert first["player"]["counted"] is True  # type: ignore[index]
+
+
+def not_counted_as_guest(rating: int) -> str:
+    return ("this browser or address tried this puzzle as a guest today, and was given its "
+            f"answer: this try does not count, and leaves your puzzle rating at {rating}")
+
+
+async def test_a_puzzle_tried_as_a_guest_does_not_count_for_an_account_that_day(
+    stored_server: Server,
+) -> None:
+    """A guest's tries give their answers: an account's first tries of the same puzzles from
+    the same browser that day are answered, kept as tried and count nothing (they went
+    20 of 20, 1000 to 1973); a puzzle the guest did not try counts as ever."""
+    seen = [SCOPA[f"scopa-0000{k}"] for k in range(1, 6)]
+    fresh = SCOPA["scopa-00009"]
+    async with Lobby(stored_server.url) as lobby:
+        for puzzle in seen:
+            await attempt(lobby, puzzle.id, wrong_move(puzzle))
+        assert "scopa_browser" in lobby.http.cookies
+        await logged_in(lobby, "Furba")
+        for puzzle in seen:
+            answer = await attempt(lobby, puzzle.id, str(puzzle.best))
+            assert answer["right"] is True
+            assert answer["player"] == {"counted": False, "reason": "tried_as_guest",
+                                        "before": 1000, "after": 1000, "rating": None}
+            assert answer["note"] == not_counted_as_guest(1000)
+        # Done for good: a second try is a second try, and "next" offers none of them.
+        again = await attempt(lobby, seen[0].id, str(seen[0].best))
+        assert again["player"]["reason"] == "tried_before"  # type: ignore[index]
+        assert (await lobby.http.get("/api/puzzles/scopa/mine")).json()["rating"] is None
+        offered = await lobby.http.get("/api/puzzles/scopa/next", params={"near": "true"})
+        assert offered.json()["id"] not in {puzzle.id for puzzle in seen}
+
+        counted = await attempt(lobby, fresh.id, str(fresh.best))
+        player = counted["player"]
+        assert isinstance(player, dict)
+        assert (player["counted"], player["reason"], player["before"]) == (True, None, 1000)
+        assert counted["note"] is None
+        risen = player["after"]
+        # An uncounted puzzle said so at the rating the account has by then.
+        third = SCOPA["scopa-00010"]
+        async with Lobby(stored_server.url) as guest:
+            guest.http.cookies.update({"scopa_browser": lobby.http.cookies["scopa_browser"]})
+            await attempt(guest, third.id, str(third.best))
+        late = await attempt(lobby, third.id, str(third.best))
+        assert late["player"] == {**player, "counted": False, "reason": "tried_as_guest",
+                                  "before": risen, "after": risen}
+        assert late["note"] == not_counted_as_guest(risen)
+        history = (await lobby.http.get("/api/puzzles/scopa/mine")).json()
+        assert [row["puzzle"] for row in history["tries"]] == [fresh.id]
+        assert history["rating"]["tries"] == 1
+
+
+async def test_another_browser_at_the_guest_s_address_does_not_count_either(
+    server: Server,
+) -> None:
+    """The browser's cookie is the guest's to throw away; the address stays: a fresh browser
+    with an account, at the address a guest tried the puzzle from today, counts nothing."""
+    puzzle, other = SCOPA["scopa-00001"], SCOPA["scopa-00002"]
+    async with Lobby(server.url) as guest:
+        await attempt(guest, puzzle.id, str(puzzle.best))
+    async with Lobby(server.url) as lobby:
+        await logged_in(lobby, "Volpe")
+        assert "scopa_browser" not in lobby.http.cookies
+        answer = await attempt(lobby, puzzle.id, str(puzzle.best))
+        assert answer["player"]["reason"] == "tried_as_guest"  # type: ignore[index]
+        other_answer = await attempt(lobby, other.id, str(other.best))
+        assert other_answer["player"]["counted"] is True  # type: ignore[index]
+
+
+async def test_a_guest_s_try_marks_its_day_only(stored_server: Server) -> None:
+    """The marks are the day's: an account's try of the puzzle the next day counts, and the
+    marks of days gone are deleted as the next guest's are written."""
+    storage = stored_server.room.storage
+    puzzle = SCOPA["scopa-00001"]
+    async with Lobby(stored_server.url) as lobby:
+        await logged_in(lobby, "Lenta")
+        me = (await lobby.http.get("/api/account")).json()["id"]
+    marks = puzzle_marks("a browser's id", "192.0.2.7")
+    day = dt.date(2026, 12, 4)
+    await puzzle_queries.note_guest_try(storage, day, "scopa", puzzle.id, marks)
+    await puzzle_queries.note_guest_try(storage, day, "scopa", puzzle.id, marks)  # kept once
+    rate = rater("scopa", rated(puzzle), True)
+    moment = dt.datetime(2026, 12, 5, 9, tzinfo=dt.UTC)
+    counted = await puzzle_queries.count_try(storage, me, "scopa", puzzle.id, str(puzzle.best),
+                                             True, moment, rate, day + dt.timedelta(days=1),
+                                             marks)
+    assert counted.first and counted.reason is None
+    await puzzle_queries.note_guest_try(storage, day + dt.timedelta(days=1), "scopa",
+                                        puzzle.id, marks[:1])
+    async with storage.engine.connect() as connection:
+        rows = (await connection.execute(sa.select(puzzle_guest_tries))).all()
+    assert [(row.day, row.mark) for row in rows] == [(day + dt.timedelta(days=1), marks[0])]
 
 
 async def test_next_near_the_player_s_rating(server: Server) -> None:

@@ -3,8 +3,9 @@ solver's line played to the round's end with the cards moving) and one failed (w
 move and every move's worth), the theme picker giving a puzzle of its theme, in Italian with an
 Italian sentence on a phone, and the lobby's daily puzzle opening the day's puzzle. A logged-in
 player solves one and fails one and sees their puzzle rating move, their tries listed, a second
-try counted for nothing, and the rating on their profile. The page never scrolls and the hand
-stays in view at 1280x720 and 390x844."""
+try counted for nothing, and the rating on their profile; a puzzle tried as a guest, tried
+again once logged in, is said to count for nothing. The page never scrolls and the hand stays in
+view at 1280x720 and 390x844."""
 
 from __future__ import annotations
 
@@ -272,4 +273,33 @@ def test_a_logged_in_player_on_a_phone(browser: Browser, web_server: str,
     page.locator("#puzzle-history").scroll_into_view_if_needed()
     fits(page)
     screenshot(page, "puzzle-rated-phone-it-history")
+    watched.check()
+
+
+def test_a_puzzle_tried_as_a_guest_counts_nothing_once_logged_in(
+    browser: Browser, web_server: str, puzzles: dict[str, Puzzle]
+) -> None:
+    """A guest's try shows the answer; the same browser, logged in, tries the puzzle again the
+    same day: the page says the try does not count, and why, and the rating stays (issue 34,
+    item 15)."""
+    seen = puzzles["scopa-00006"]
+    watched = open_page(browser, web_server + "#/puzzles/scopa/scopa-00006", viewport=LAPTOP)
+    page = watched.page
+    expect(page.locator("#puzzle")).to_have_attribute("data-puzzle", seen.id)
+    play(page, next(code for code in seen.values if code != str(seen.best)))
+    expect(page.locator("#puzzle-best")).to_be_visible()
+    register(page, "Curiosa")
+    page.goto(web_server + "#/puzzles/scopa/scopa-00006")
+    expect(page.locator("#puzzle-my-rating")).to_have_text("Your rating 1000")
+    play(page, str(seen.best))
+    expect(page.locator("#puzzle-verdict")).to_have_attribute("data-right", "true")
+    change = page.locator("#puzzle-rating-change")
+    expect(change).to_have_attribute("data-reason", "tried_as_guest")
+    expect(change).to_have_text(
+        "This browser or address tried this puzzle as a guest today and saw its answer: this "
+        "try does not count, and your rating stays 1000.")
+    expect(page.locator("#puzzle-my-rating")).to_have_text("Your rating 1000")
+    expect(page.locator("#puzzle-history summary")).to_have_text("Your tries (0)")
+    fits(page)
+    screenshot(page, "puzzle-tried-as-guest")
     watched.check()

@@ -10,22 +10,31 @@ A logged-in player's first try of a puzzle moves their puzzle rating (:mod:`.rat
 try of the same puzzle is answered (right or wrong, and the answer) and says that it changed
 nothing. Guests play unrated. The rating a question shows is the puzzle's on the room's scale,
 not the rough one its set's file keeps.
+
+A guest's try is answered with the answer too, so it would buy an account's first try of the
+same puzzle (issue 34, item 15). A guest's try leaves two marks for its day (UTC): the hash of
+the browser's key (:data:`BROWSER_COOKIE`, a random first-party id this module gives a browser
+on its first try) and the hash of its address. An account's first try from a browser or an
+address so marked that day is answered, kept as tried and counts for nothing, and its answer
+says why (``player.reason``, ``note``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
+import secrets
 from functools import cache
 from typing import Annotated, Any, Final, cast
 
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from pydantic import BaseModel, Field
 
 from ...moves import Move
 from ...puzzles import THEMES, Puzzle
 from ...puzzles.sets import PRESETS, shipped
-from ..accounts.accounts import current_account, require_account
+from ..accounts.accounts import client_address, current_account, require_account
 from ..common.errors import LobbyError
 from ..lobby import rate_limit
 from ..store import puzzle_queries
@@ -39,6 +48,13 @@ router = APIRouter(prefix="/api/puzzles", tags=["puzzles"], dependencies=[Depend
 PresetName = Annotated[str, Path(description="scopa or escoba", max_length=16)]
 HISTORY: Final = 50
 """The latest tries a player's history lists."""
+BROWSER_COOKIE: Final = "scopa_browser"
+"""A random id of the browser, first-party and HttpOnly, given on its first try of a puzzle:
+what tells the guest's tries of this browser from another's behind the same address."""
+BROWSER_DAYS: Final = 30
+"""How long a browser keeps its id without trying another puzzle (each try renews it)."""
+BROWSER_KEY: Final = re.compile(r"[A-Za-z0-9_-]{22,64}")
+"""The shape of an id this module gives; a cookie of any other shape is replaced."""
 
 
 def _storage(request: Request) -> Storage:
@@ -169,15 +185,35 @@ class Try(BaseModel):
     move: str = Field(max_length=64, description="a legal move's code, as legal_moves has it")
 
 
+def _browser(request: Request, response: Response) -> str:
+    """The browser's id, from its cookie, or a new one; either way (re)set on ``response``."""
+    key = request.cookies.get(BROWSER_COOKIE, "")
+    if not BROWSER_KEY.fullmatch(key):
+        key = secrets.token_urlsafe(24)
+    response.set_cookie(BROWSER_COOKIE, key, max_age=BROWSER_DAYS * 24 * 3600, path="/",
+                        httponly=True, samesite="lax", secure=request.url.scheme == "https")
+    return key
+
+
+def marks(browser: str, address: str) -> list[str]:
+    """The marks a guest's try leaves, and an account's try is looked up by: hashes, so the
+    database keeps neither the browser's id nor the address."""
+    return [hashlib.sha256(f"{kind}:{value}".encode()).hexdigest()
+            for kind, value in (("browser", browser), ("address", address))]
+
+
 @router.post("/{preset}/{puzzle_id}/try")
 async def try_move(
     preset: PresetName, puzzle_id: Annotated[str, Path(max_length=32)], attempt: Try,
-    request: Request,
+    request: Request, response: Response,
 ) -> dict[str, Any]:
     """Right or wrong, and the answer: the best move, every move's value, the solver's line
     after the best move and what it does (its themes). For a logged-in player, ``player``:
     their puzzle rating before and after, and whether this try counted (only the first try of
-    a puzzle does; a later one changes nothing, and ``note`` says so)."""
+    a puzzle does, unless its browser or address tried the puzzle as a guest that day; one that
+    does not changes nothing, ``player.reason`` says why, ``tried_before`` or
+    ``tried_as_guest``, and ``note`` says so in a sentence). A guest's try marks its browser
+    and address for the day, and its ``note`` says what that means."""
     puzzle = _puzzle(preset, puzzle_id)
     try:
         move = str(Move.parse(attempt.move))
@@ -188,21 +224,27 @@ async def try_move(
                               f"{', '.join(legal_moves(puzzle))}")
     right = move == str(puzzle.best)
     account = await current_account(request, write=True)
+    seen = marks(_browser(request, response), client_address(request))
+    storage = _storage(request)
     player: dict[str, Any] | None = None
-    note = None
-    if account is not None:
+    if account is None:
+        await puzzle_queries.note_guest_try(storage, today(), preset, puzzle.id, seen)
+        note = ("tried as a guest: an account's try of this puzzle from this browser or "
+                "address today will not count")
+    else:
         counted = await puzzle_queries.count_try(
-            _storage(request), account.id, preset, puzzle.id, move, right, now(),
-            rater(preset, rated(puzzle), right))
-        shown = Strength(counted.rating.mu, counted.rating.sigma).shown
+            storage, account.id, preset, puzzle.id, move, right, now(),
+            rater(preset, rated(puzzle), right), today(), seen)
+        rating = counted.rating
+        shown = (NEWCOMER if rating is None else Strength(rating.mu, rating.sigma)).shown
+        note = None
         if counted.first:
             before, after = counted.counted.display_before, counted.counted.display_after
         else:
             before = after = shown
-            note = (f"you tried this puzzle before: only the first try counts, so this one "
-                    f"leaves your puzzle rating at {shown}")
-        player = {"counted": counted.first, "before": before, "after": after,
-                  "rating": _rating_view(counted.rating)}
+            note = _not_counted(counted.reason, shown)
+        player = {"counted": counted.first, "reason": counted.reason, "before": before,
+                  "after": after, "rating": _rating_view(rating)}
     return {
         "id": puzzle.id,
         "move": move,
@@ -215,3 +257,12 @@ async def try_move(
         "player": player,
         "note": note,
     }
+
+
+def _not_counted(reason: str | None, shown: int) -> str:
+    """The sentence for a try that did not count, at the rating ``shown``."""
+    if reason == puzzle_queries.TRIED_AS_GUEST:
+        return (f"this browser or address tried this puzzle as a guest today, and was given its "
+                f"answer: this try does not count, and leaves your puzzle rating at {shown}")
+    return (f"you tried this puzzle before: only the first try counts, so this one "
+            f"leaves your puzzle rating at {shown}")

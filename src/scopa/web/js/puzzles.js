@@ -355,17 +355,20 @@ export function showPuzzles(main, hash) {
         t("table.cancel")));
   }
 
-  // What the try did to the player's rating: by how much, or nothing for a second try; a
-  // guest is told that logging in keeps a rating.
+  // What the try did to the player's rating: by how much, or nothing for a second try or for
+  // a puzzle this browser or address tried as a guest today (and saw the answer to); a guest
+  // is told that logging in keeps a rating.
   function ratingChange(a) {
     if (!a.player) {
       return h("p", { class: "rating-change guest", id: "puzzle-rating-change" },
         h("a", { href: "#/account" }, t("puzzle.guest_unrated")));
     }
-    const { before, after, counted } = a.player;
+    const { before, after, counted, reason } = a.player;
     if (!counted) {
-      return h("p", { class: "rating-change", id: "puzzle-rating-change", "data-counted": "false" },
-        t("puzzle.not_counted", { rating: after }));
+      return h("p", { class: "rating-change", id: "puzzle-rating-change", "data-counted": "false",
+        "data-reason": reason },
+      t(reason === "tried_as_guest" ? "puzzle.not_counted_guest" : "puzzle.not_counted",
+        { rating: after }));
     }
     return h("p", { class: `rating-change ${after >= before ? "up" : "down"}`,
       id: "puzzle-rating-change", "data-counted": "true" },
