@@ -156,18 +156,26 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 WEB_TESTS = Path(__file__).parent / "web"
 
 
-def pytest_runtest_setup(item: pytest.Item) -> None:
-    """Close this process's Chromium (tests/web/web_support.ProcessChromium) before a test
-    outside tests/web: an anyio test cannot run while Playwright's sync API is open."""
-    if not item.path.is_relative_to(WEB_TESTS):
-        _close_chromium()
+class ChromiumCloser:
+    """Closes this process's Chromium (tests/web/web_support.ProcessChromium) before a test
+    outside tests/web: an anyio test, or a doctest that runs ``asyncio.run``, cannot run while
+    Playwright's sync API is open. A plugin of the whole run rather than hooks of this
+    conftest, whose hooks would not see the doctests of src/scopa and README.md (which the
+    pytest processes run after tests/web)."""
+
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        if not item.path.is_relative_to(WEB_TESTS):
+            self.close()
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        self.close()
+
+    @staticmethod
+    def close() -> None:
+        web = sys.modules.get(f"{__package__}.web.web_support")  # loaded only if a web test ran
+        if web is not None:
+            web.PROCESS_CHROMIUM.close()
 
 
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    _close_chromium()
-
-
-def _close_chromium() -> None:
-    web = sys.modules.get(f"{__package__}.web.web_support")  # loaded only if a web test ran
-    if web is not None:
-        web.PROCESS_CHROMIUM.close()
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(ChromiumCloser(), "scopa-chromium-closer")
