@@ -151,6 +151,28 @@ async def play_randomly(person: Seated, rng: random.Random) -> list[dict[str, An
     return seen
 
 
+async def play_moves(
+    person: Seated, moves: int, rng: random.Random,
+    choose: Callable[[list[str]], str] | None = None,
+) -> None:
+    """Play ``moves`` legal moves for ``person`` (random, or as ``choose`` picks from the
+    legal ones), each on their turn, and return once the last one is stored (its ``state``
+    has come back): a match's result counts only once each side has made 2 moves of its own
+    (docs/ratings.md), so a test that gives a match up at once plays these first."""
+    connection = person.connection
+    sent_for = -1
+    for _ in range(moves):
+        while not (connection.my_turn and connection.version != sent_for):
+            assert connection.over is None, "the match ended before these moves"
+            await connection.recv(TIMEOUT)
+        assert connection.view is not None and connection.version is not None
+        sent_for = connection.version
+        legal = connection.view["legal_moves"]
+        await connection.move(rng.choice(legal) if choose is None else choose(legal))
+    await connection.wait_for(
+        lambda m: m["type"] == "state" and m["version"] > sent_for, TIMEOUT)
+
+
 POSTGRES = os.environ.get("SCOPA_TEST_POSTGRES")
 NO_POSTGRES = os.environ.get(
     "SCOPA_TEST_POSTGRES_MISSING",

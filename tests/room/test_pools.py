@@ -108,7 +108,9 @@ async def test_two_people_are_paired_once_into_one_table_with_valid_seats(
 
 
 async def test_the_window_widens_as_people_wait(tmp_path: Path) -> None:
-    async with pool_room(tmp_path) as (server, clock):
+    # Two fresh accounts in the rated pool: a newcomer's first matches before rated play are
+    # tests/room/test_rating_farming.py's.
+    async with pool_room(tmp_path, newcomer_matches=0) as (server, clock):
         strong, weak = await log_in(server, "Strong"), await log_in(server, "Weak")
         await set_rating(server, strong[0], "scopa-2", 32.0)
         await set_rating(server, weak[0], "scopa-2", 25.0)  # 7 mu (280 points) apart

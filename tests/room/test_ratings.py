@@ -30,6 +30,7 @@ from .server_support import (
     Seated,
     Server,
     anyio_backend,
+    play_moves,
     play_randomly,
     running_server,
     seat_people,
@@ -143,11 +144,14 @@ async def test_a_casual_match_is_recorded_but_rates_nobody(server: Server) -> No
 
 @pytest.mark.anyio
 async def test_a_rated_match_walked_out_of_is_a_loss(server: Server) -> None:
+    """Anna plays her 2 moves (a match left sooner rates nobody) and walks out."""
     async with await _account(server, "Anna") as lobby:
         grant = await lobby.play_computer(name="Anna", level="random", rated=True, target=1)
         code = grant["table"]["code"]
         watcher = await TableConnection.open(server.url, code)
         try:
+            async with await TableConnection.open(server.url, code, grant["token"]) as anna:
+                await play_moves(Seated(0, grant["token"], anna), 2, random.Random(2))
             await lobby.leave(code, grant["token"])
             await watcher.wait_for(lambda m: m["type"] == "over", TIMEOUT)
         finally:
@@ -232,11 +236,10 @@ def test_a_loss_never_raises_the_shown_figure() -> None:
 
 
 async def _rated_people(
-    server: Server, names: list[str], silent: frozenset[int] = frozenset(), **choices: Any
+    server: Server, names: list[str], **choices: Any
 ) -> tuple[str, list[Seated], list[Lobby]]:
     """A rated table of one account a seat (the first makes it, the others join in order),
-    dealt, each seat connected but the ``silent`` ones (their connections are closed once the
-    match is dealt)."""
+    dealt, each seat connected."""
     lobbies = [await _account(server, name) for name in names]
     created = await lobbies[0].create_table(players=len(names), name=names[0], rated=True,
                                             **choices)
@@ -250,11 +253,8 @@ async def _rated_people(
         for seat, token in grants
     ]
     await lobbies[0].start(code, grants[0][1])
-    for k, person in enumerate(people):
-        if k in silent:
-            await person.connection.close()
-        else:
-            await person.connection.wait_for(lambda m: m["type"] == "state", TIMEOUT)
+    for person in people:
+        await person.connection.wait_for(lambda m: m["type"] == "state", TIMEOUT)
     return code, people, lobbies
 
 
@@ -291,12 +291,16 @@ def _assert_lost_and_won(
 
 @pytest.mark.anyio
 async def test_a_resignation_at_0_0_is_the_resigners_loss_not_a_tie(server: Server) -> None:
-    """The issue's case: a resignation before any move, with the score level, was ranked by
-    the points as a tie, and both newcomers' shown figures rose alike. Now it is rated exactly
-    as a loss for the resigner."""
+    """The issue's case: a resignation with the score level was ranked by the points as a
+    tie, and both newcomers' shown figures rose alike. Now it is rated exactly as a loss for
+    the resigner. Each plays 2 moves first (the score is still 0-0 in the first round): a
+    match resigned sooner rates nobody (tests/room/test_rating_farming.py)."""
     _, people, lobbies = await _rated_people(server, ["Anna", "Bruno"], target=11)
     try:
         anna, bruno = people
+        await asyncio.gather(*(play_moves(person, 2, random.Random(k))
+                               for k, person in enumerate(people)))
+        assert anna.connection.view is not None and anna.connection.view["scores"] == [0, 0]
         await anna.connection.resign()
         over = await bruno.connection.wait_for(lambda m: m["type"] == "over", TIMEOUT)
         assert over["winner"] == 1
@@ -343,17 +347,26 @@ def _worst_move(legal: list[str]) -> str:
     return next((move for move in legal if "x" not in move), legal[0])
 
 
+def _best_take(legal: list[str]) -> str:
+    """The move that takes the most cards (each taken card follows an ``x`` or a ``+``)."""
+    return max(legal, key=lambda move: move.count("x") + move.count("+"))
+
+
 @pytest.mark.anyio
 async def test_a_time_out_is_the_loss_of_the_seat_that_ran_out_of_time(tmp_path: Path) -> None:
-    """Bruno never connects: his clock runs out, a stand-in (the expert) plays for him to the
-    end, and he is not back. The stand-in out-scores Anna, who only trails, so by points
-    Bruno would have won; he gave the match up, and it is his loss."""
+    """Bruno plays his 2 moves (a match given up sooner rates nobody) and goes: his clock
+    runs out, a stand-in (the expert) plays for him to the end, and he is not back. The
+    stand-in out-scores Anna, who only trails, so by points Bruno would have won; he gave the
+    match up, and it is his loss."""
     settings = settings_for(tmp_path, turn_timeout=1.0)
     async with running_server(settings) as running:
-        _, people, lobbies = await _rated_people(running, ["Anna", "Bruno"],
-                                                    frozenset({1}), target=1)
+        _, people, lobbies = await _rated_people(running, ["Anna", "Bruno"], target=1)
         try:
             anna = people[0].connection
+            # Anna only trails; Bruno takes what he can before he goes.
+            await asyncio.gather(play_moves(people[0], 2, random.Random(0), _worst_move),
+                                 play_moves(people[1], 2, random.Random(1), _best_take))
+            await people[1].connection.close()
             sent_for = -1
             while anna.over is None:
                 if anna.my_turn and anna.version != sent_for:
@@ -386,11 +399,14 @@ async def test_a_finished_match_is_the_winners_win(server: Server) -> None:
 
 @pytest.mark.anyio
 async def test_a_team_match_resigned_at_0_0_is_both_partners_loss(server: Server) -> None:
-    """Seats 0 and 2 are one side, 1 and 3 the other: seat 2 resigns before any move, and
-    both partners lose, both opponents win."""
+    """Seats 0 and 2 are one side, 1 and 3 the other: once each seat has played a move (each
+    side 2, so the result counts), seat 2 resigns at 0-0, and both partners lose, both
+    opponents win."""
     _, people, lobbies = await _rated_people(
         server, ["Anna", "Bruno", "Carla", "Dario"], target=11)
     try:
+        await asyncio.gather(*(play_moves(person, 1, random.Random(k))
+                               for k, person in enumerate(people)))
         carla = next(person for person in people if person.seat == 2)
         await carla.connection.resign()
         for person in people:

@@ -20,6 +20,7 @@ from .server_support import (
     TIMEOUT,
     Seated,
     anyio_backend,
+    play_moves,
     running_server,
     seat_people,
     settings_for,
@@ -140,7 +141,10 @@ async def test_a_rated_resignation_is_the_resigners_loss(tmp_path: Path) -> None
         grant = await lobby.play_computer(name="Anna", level="random", rated=True)
         code = grant["table"]["code"]
         async with await TableConnection.open(server.url, code, grant["token"]) as anna:
-            await anna.wait_for(lambda m: m["type"] == "state", TIMEOUT)
+            # Anna and the bot make 2 moves each first: a match resigned sooner rates nobody
+            # (tests/room/test_rating_farming.py).
+            await play_moves(Seated(0, grant["token"], anna), 2, random.Random(2))
+            await anna.wait_for(lambda m: m["type"] == "state" and m["version"] == 4, TIMEOUT)
             await anna.resign()
             over = await anna.wait_for(lambda m: m["type"] == "over", TIMEOUT)
         assert over["winner"] == 1

@@ -99,7 +99,9 @@ def friends_where(check: Callable[[list[dict[str, Any]]], bool]) -> Callable[[An
 
 @pytest.fixture
 async def room(tmp_path: Path) -> AsyncIterator[Server]:
-    settings = settings_for(tmp_path, register_per_address="100/minute")
+    # Fresh accounts challenge each other rated here: a newcomer's first matches before rated
+    # play are tests/room/test_rating_farming.py's.
+    settings = settings_for(tmp_path, register_per_address="100/minute", newcomer_matches=0)
     async with running_server(settings) as running:
         yield running
 

@@ -6,6 +6,7 @@ twice, no result lost."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -21,7 +22,9 @@ from scopa.server.store.storage import async_url
 
 from .server_support import (
     TIMEOUT,
+    Seated,
     anyio_backend,
+    play_moves,
     room_processes,
     until,
 )
@@ -40,16 +43,25 @@ async def register(url: str, name: str) -> Lobby:
     return lobby
 
 
-async def resign(url: str, lobby: Lobby, tournament_id: int) -> None:
-    """This player resigns their game in play, through the process at ``url``."""
-    me = (await lobby.tournament(tournament_id))["me"]
+async def resign(url: str, lobbies: dict[str, Lobby], name: str, tournament_id: int) -> None:
+    """Player ``name`` resigns their game in play, through the process at ``url``, once each
+    side has made its 2 moves (a game given up sooner counts for neither)."""
+    view = await lobbies[name].tournament(tournament_id)
+    me = view["me"]
     assert me["table"] is not None
-    connection = await TableConnection.open(url, me["table"], me["token"])
+    game = next(g for g in view["games"] if g["table"] == me["table"])
+    other = game["second"] if game["first"]["name"] == name else game["first"]
+    theirs = (await lobbies[other["name"]].tournament(tournament_id))["me"]
+    people = [Seated(seat, token, await TableConnection.open(url, me["table"], token))
+              for seat, token in ((0, me["token"]), (1, theirs["token"]))]
     try:
-        await connection.resign()
-        await connection.wait_for(lambda m: m["type"] == "over", TIMEOUT)
+        await asyncio.gather(*(play_moves(seated, 2, random.Random(seated.seat))
+                               for seated in people))
+        await people[0].connection.resign()
+        await people[0].connection.wait_for(lambda m: m["type"] == "over", TIMEOUT)
     finally:
-        await connection.close()
+        for seated in people:
+            await seated.connection.close()
 
 
 def live(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -92,19 +104,19 @@ async def test_a_swiss_goes_on_when_its_director_is_killed_between_rounds(
             assert len(games) == 4
             for game in games[:-1]:
                 loser = rng.choice((game["first"]["name"], game["second"]["name"]))
-                await resign(servers[survivor].url, lobbies[loser], tid)
+                await resign(servers[survivor].url, lobbies, loser, tid)
             for lobby in lobbies.values():  # the players' pages reach the survivor now
                 lobby.http.base_url = lobby.url = servers[survivor].url
             servers[director].kill()
             last = games[-1]
-            await resign(servers[survivor].url, lobbies[last["second"]["name"]], tid)
+            await resign(servers[survivor].url, lobbies, last["second"]["name"], tid)
 
             await until(lambda: round_paired(2), "round 2 paired by the survivor")
             assert room.known_as(await leases.get(f"scopa:lease:tournament-{tid}")) == survivor
             for number in (2, 3):
                 for game in live(await watcher.tournament(tid)):
                     loser = rng.choice((game["first"]["name"], game["second"]["name"]))
-                    await resign(servers[survivor].url, lobbies[loser], tid)
+                    await resign(servers[survivor].url, lobbies, loser, tid)
                 if number == 2:
                     await until(lambda: round_paired(3), "round 3 paired")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -25,7 +26,15 @@ from scopa.server.store import tournament_queries
 from scopa.server.store.schema import rating_history, tournament_games, tournament_players
 from scopa.server.tournaments.director import Tournaments
 
-from .server_support import TIMEOUT, Server, anyio_backend, running_server, settings_for
+from .server_support import (
+    TIMEOUT,
+    Seated,
+    Server,
+    anyio_backend,
+    play_moves,
+    running_server,
+    settings_for,
+)
 
 __all__ = ["anyio_backend"]
 
@@ -66,12 +75,19 @@ def clock(server: Server) -> Clock:
     return found
 
 
+REGISTERED: dict[tuple[str, int], Player] = {}
+"""Every player registered, by their room's address and account: :func:`resign_game` finds
+the opponent here to play their moves."""
+
+
 async def register(server: Server, name: str) -> Player:
     lobby = Lobby(server.url)
     answer = await lobby.http.post(
         "/api/account/register", json={"name": name, "password": "a good password"})
     assert answer.status_code == 201, answer.text
-    return Player(name, answer.json()["id"], lobby)
+    player = REGISTERED[(server.url, answer.json()["id"])] = Player(name, answer.json()["id"],
+                                                                     lobby)
+    return player
 
 
 async def feed(server: Server, tournament_id: int, player: Player | None = None,
@@ -105,15 +121,26 @@ async def _recv(socket: ClientConnection) -> str:
 
 
 async def resign_game(player: Player, tournament_id: int) -> None:
-    """``player`` resigns the game they are paired in: their opponent wins it."""
-    me = (await player.lobby.tournament(tournament_id))["me"]
+    """``player`` resigns the game they are paired in, once each side has made its 2 moves (a
+    game given up sooner counts for neither): their opponent wins it."""
+    view = await player.lobby.tournament(tournament_id)
+    me = view["me"]
     assert me["table"] is not None, f"{player.name} has no table"
-    connection = await TableConnection.open(player.lobby.url, me["table"], me["token"])
+    game = next(g for g in view["games"] if g["table"] == me["table"])
+    other = game["second"] if game["first"]["id"] == player.id else game["first"]
+    opponent = REGISTERED[(player.lobby.url, other["id"])]
+    theirs = (await opponent.lobby.tournament(tournament_id))["me"]
+    people = [Seated(seat, token, await TableConnection.open(player.lobby.url, me["table"],
+                                                             token))
+              for seat, token in ((0, me["token"]), (1, theirs["token"]))]
     try:
-        await connection.resign()
-        await connection.wait_for(lambda m: m["type"] == "over", TIMEOUT)
+        await asyncio.gather(*(play_moves(seated, 2, random.Random(seated.seat))
+                               for seated in people))
+        await people[0].connection.resign()
+        await people[0].connection.wait_for(lambda m: m["type"] == "over", TIMEOUT)
     finally:
-        await connection.close()
+        for seated in people:
+            await seated.connection.close()
 
 
 def live_pairs(view: dict[str, Any]) -> set[frozenset[str]]:

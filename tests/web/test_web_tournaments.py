@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from ..room.server_support import sqlite_url, subprocess_server
-from .web_support import DESKTOP, PHONE, Watched, open_page, screenshot
+from .web_support import DESKTOP, PHONE, Watched, open_page, play_one_card, screenshot
 
 NAMES = ("Ada", "Bea", "Cid", "Dan")
 
@@ -48,9 +48,16 @@ def at_table(page: Page, previous: str | None = None) -> str:
     return page.url.rsplit("/", 1)[1]
 
 
-def resign(page: Page) -> None:
-    """Resign at the table, as a person would; done once the page says so, or once it has
-    already taken the player on to their next table."""
+def resign(page: Page, opponent: Page) -> None:
+    """Resign at the table, as a person would, once each player has made 2 moves (a game
+    given up sooner counts for neither); done once the page says so, or once it has already
+    taken the player on to their next table."""
+    for played in range(4):
+        for each in (page, opponent):
+            each.wait_for_function(
+                "v => document.querySelector('#board')?.dataset.version === v", arg=str(played))
+        mover = page if page.locator(".hand button.playable").count() else opponent
+        play_one_card(mover)
     code = page.url.rsplit("/", 1)[1]
     page.click("#menu-button")
     page.click("#resign")
@@ -110,11 +117,11 @@ def test_an_arena_of_four_people_in_four_browsers_over_two_games(
     assert ada.locator("#hint").count() == 0
 
     # Bea and Dan resign their first games: the winners meet next, and the losers.
-    resign(people["Bea"].page)
-    resign(people["Dan"].page)
+    resign(people["Bea"].page, ada)
+    resign(people["Dan"].page, people["Cid"].page)
     second = {name: at_table(people[name].page, first[name]) for name in NAMES}
     assert second["Ada"] == second["Cid"] and second["Bea"] == second["Dan"] != second["Ada"]
-    resign(people["Cid"].page)  # Ada's second win in a row: on fire
+    resign(people["Cid"].page, ada)  # Ada's second win in a row: on fire
 
     for name, viewport in (("Ada", DESKTOP), ("Bea", PHONE)):
         page = people[name].page
@@ -137,6 +144,7 @@ def test_an_arena_of_four_people_in_four_browsers_over_two_games(
     # A replay opens from the page.
     ada.click("#finished-games a.replay >> nth=0")
     expect(ada).to_have_url(re.compile(r"#/m/\d+$"))
+    ada.click("#replay-last")  # its 4 moves played, the resignation is at its end
     expect(ada.locator("#replay-winner")).to_contain_text("resigned")
     # A Swiss of one round between Ada and Cid (both free in the arena, where they have just
     # met): it ends with its game, and its podium stays.
@@ -154,7 +162,7 @@ def test_an_arena_of_four_people_in_four_browsers_over_two_games(
     expect(ada.locator("#standings tbody tr")).to_have_count(2)
     ada.click("#tournament-start")
     assert at_table(ada, second["Ada"]) == at_table(cid, second["Cid"])
-    resign(cid)
+    resign(cid, ada)
     for viewport, device in ((DESKTOP, "desktop"), (PHONE, "phone")):
         ada.set_viewport_size(viewport)
         ada.goto(f"{room}#/tournaments/{swiss}")

@@ -217,8 +217,10 @@ def create_app(
     @app.exception_handler(LobbyError)
     async def lobby_error(_: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, LobbyError)
-        return JSONResponse({"detail": error.message}, status_code=error.status,
-                            headers=error.headers)
+        body = {"detail": error.message}
+        if error.code is not None:
+            body["code"] = error.code
+        return JSONResponse(body, status_code=error.status, headers=error.headers)
 
     # Mounted last: a mount at "/" answers every path, so the routes above must come first.
     app.mount("/", WebClient(WEB_CLIENT), name="web")

@@ -201,6 +201,9 @@ class TableConnection:
         self.match: int | None = None
         self.version: int | None = None
         self.over: dict[str, Any] | None = None
+        self.welcome: dict[str, Any] | None = None
+        """The server's ``welcome``: the seat, hints, and whether the match is rated (and why
+        it plays casual at a table chosen rated)."""
 
     @classmethod
     async def open(
@@ -317,6 +320,7 @@ class TableConnection:
     def _note(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
         if kind == "welcome":
+            self.welcome = message
             self.seat = message["seat"]
             self.hints = bool(message.get("hints"))
         elif kind == "table":

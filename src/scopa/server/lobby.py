@@ -128,6 +128,11 @@ class TableView(BaseModel):
     seats: list[SeatView]
     match: int | None = Field(description="the id of the current (or last) match")
     version: int = Field(description="moves played in that match")
+    rated: bool | None = Field(
+        None, description="whether that match is rated, as its deal decided (null before one)")
+    casual: dict[str, str] | None = Field(
+        None, description="a table chosen rated whose match plays casual: why, as a stable "
+        "code and a sentence (pair_cap: its two accounts' rated matches of the day are played)")
 
 
 class SeatGrant(BaseModel):

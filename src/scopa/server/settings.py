@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import time
 
 from ..rules import Rules
+from .common.fairplay import NEWCOMER_MATCHES
 
 DEFAULT_DB = "sqlite+aiosqlite:///scopa.db"
 """A SQLite file in the working directory: the card room runs with nothing else installed."""
@@ -118,6 +119,10 @@ class Settings:
     """The game of the daily arena (a preset of two players)."""
     challenge_seconds: float = 60.0
     """Seconds a challenge waits for its answer before it expires (tests make it short)."""
+    newcomer_matches: int = NEWCOMER_MATCHES
+    """Finished matches an account plays before its first rated challenge or rated pool
+    (:data:`.common.fairplay.NEWCOMER_MATCHES`; 0: none, as a club of known players may
+    choose)."""
 
     def __post_init__(self) -> None:
         low, high = self.bot_delay
@@ -147,6 +152,8 @@ class Settings:
         if not self.pool_wave > 0 or self.pool_bot_offer < 0:
             raise ValueError("pool_wave must be more than 0 seconds and pool_bot_offer 0 or "
                              f"more; got {self.pool_wave} and {self.pool_bot_offer}")
+        if self.newcomer_matches < 0:
+            raise ValueError(f"newcomer_matches must be 0 or more; got {self.newcomer_matches}")
         if self.provisional_matches < 0:
             raise ValueError(
                 f"provisional_matches must be 0 or more; got {self.provisional_matches}")

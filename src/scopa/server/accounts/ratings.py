@@ -22,6 +22,10 @@ The model and every number shown are documented in docs/ratings.md; in short:
   shared rank is between two losing sides with equal points.
 * A loss never raises the figure shown (:func:`update`): where the model's smaller sigma would
   lift ``mu - 3 sigma`` after a loss, sigma is set so that it stays where it was; mu is the model's.
+* Fair play (:mod:`..common.fairplay`): a match that ended before each side made 2 moves of its
+  own rates nobody; two accounts' rated matches together are capped per day (the deal makes
+  the next one casual, and the record counts again in case two tables were dealt at once); a
+  new account plays a few matches before its first rated challenge or rated pool.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from typing import Any, Final
 from openskill.models import PlackettLuce
 
 from ...rules import Rules
+from ..common import fairplay
 from ..store import rating_queries
 from ..store.rating_queries import Played, RatingMove, StoredRating
 from ..store.storage import Storage, now
@@ -200,8 +205,13 @@ async def _match_over(storage: Storage, match: FinishedMatch) -> None:
         return _rate(known, rules, seats, accounts, ranks, result)
 
     played = [Played(account, seat, result(seat)) for seat, account in accounts.items()]
+    # A match given up before each side made 2 moves of its own is kept in the record, and
+    # rates nobody (docs/ratings.md, "Fair play"): a second account that resigns at move 0
+    # gives its owner nothing.
     await rating_queries.record_match(
-        storage, match.match_id, pool, played, moment, rate if rated else None
+        storage, match.match_id, pool, played, moment,
+        rate if rated and not match.short else None, short=match.short,
+        capped=not found.tournament,
     )
 
 
@@ -240,3 +250,16 @@ def _rate(
             display_before=display(rated.mu, rated.sigma), display_after=display(mu, sigma),
         ))
     return after
+
+
+async def newcomer_refusal(
+    storage: Storage, account_id: int, name: str | None, needed: int
+) -> str | None:
+    """Why account ``account_id`` (called ``name``; None: the one asking) may not play rated
+    with people yet, if it has finished fewer than ``needed`` matches (short ones not
+    counted); None once it has. Rated play against the computer needs none: its levels are
+    anchors, and a newcomer's first matches there place them."""
+    if needed <= 0:
+        return None
+    played = await rating_queries.finished_matches(storage, account_id)
+    return None if played >= needed else fairplay.newcomer_refusal(name, played, needed)

@@ -9,9 +9,15 @@ from __future__ import annotations
 class LobbyError(Exception):
     """A lobby request refused; ``status`` is the HTTP status that says why."""
 
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, status: int, message: str, headers: dict[str, str] | None = None,
+        code: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.headers = headers
         """Headers the answer carries too (a ``Retry-After``), if any."""
+        self.code = code
+        """A stable code beside the sentence (``new_account``), where a client acts on which
+        refusal it is; the answer carries it as ``code``."""

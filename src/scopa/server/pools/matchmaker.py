@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final, Protocol
 
+from ..accounts import ratings
 from ..store import account_queries, pool_queries, rating_queries, social_queries
 from ..table.room import CardRoom
 from ..table.tokens import new_table_code
@@ -186,6 +187,12 @@ class Matchmaker:
         if rated and person.account is None:
             raise PoolError("guests_casual", "guests play casual games only: log in to play "
                             "rated, or choose casual")
+        if rated and person.account is not None:
+            # A fresh second account cannot be paired rated with its owner's main one at once.
+            refusal = await ratings.newcomer_refusal(
+                self.room.storage, person.account, None, self.room.settings.newcomer_matches)
+            if refusal is not None:
+                raise PoolError("new_account", refusal)
         if pair is not None and found.players != 4:
             raise PoolError("no_pairs", "friends queue as a pair for scopone, the game of four "
                             "in teams, only")
@@ -431,8 +438,7 @@ class Matchmaker:
         tokens = {seats[0].key: token}
         for seat, person in enumerate(seats[1:], start=1):
             _, tokens[person.key] = await table.join(person.name, seat)
-        rated = pool.endswith("-rated")
-        if rated:
+        if pool.endswith("-rated"):
             await rating_queries.set_rated(self.room.storage, table.code, True)
         for seat, person in enumerate(seats):
             if person.account is not None:
@@ -441,8 +447,12 @@ class Matchmaker:
         await table.start_now()
         await self.store.seated([p.key for p in seats], seating.mark(), table.code)
         self.pairings += 1
+        # As the deal decided: a rated pool's two accounts past their rated matches of the day
+        # together play casual, and are told so with the table (docs/ratings.md).
+        mode = table.info()
         message = {
-            "type": "pool_paired", "pool": format_.name, "rated": rated, "code": table.code,
+            "type": "pool_paired", "pool": format_.name, "rated": bool(mode["rated"]),
+            "casual": mode["casual"], "code": table.code,
             "socket": f"/ws/tables/{table.code}",
             "players": [person.name for person in seats],
             "tickets": [party.ticket for party in group],

@@ -20,6 +20,7 @@ from typing import Any, Final, Protocol
 import redis.asyncio as redis
 
 from ..cluster.hub import PREFIX
+from ..common import fairplay
 
 KEEP_SECONDS: Final = 600.0
 """How long a settled (or lapsed) challenge is remembered."""
@@ -43,12 +44,17 @@ class Challenge:
     """When it expires (seconds since the epoch)."""
     state: str = "open"
     """``open``, ``accepted``, ``declined`` or ``expired``."""
+    casual: str | None = None
+    """Why a challenge sent rated will be played casual (a code of
+    :data:`..common.fairplay.CASUAL`), as it was when sent: said before it is accepted."""
 
     def offer(self, now: float) -> dict[str, Any]:
         """The challenge as its two people see it (``expires_in``: seconds left)."""
         return {
             "id": self.id, "from": self.from_name, "to": self.to_name, "preset": self.preset,
-            "target": self.target, "look": self.look, "rated": self.rated,
+            "target": self.target, "look": self.look,
+            "rated": self.rated and self.casual is None,
+            "casual": None if self.casual is None else fairplay.casual_notice(self.casual),
             "expires_in": max(0.0, round(self.expires - now, 1)),
         }
 

@@ -5,12 +5,16 @@ target, deck look and rated or casual chosen; the other accepts or declines, or 
 Every refusal is checked before anything is kept or told, and says why in one sentence
 (:class:`~..common.errors.LobbyError`): oneself, an unknown name, a block either way, a player
 who takes no challenges (or only from those they follow), one who is not online, and a
-second challenge to the same person while the first is open. Accepting makes the table as the
-lobby does (:meth:`.CardRoom.create`, :meth:`.Table.join`, :meth:`.Table.start`: the seats and
-their tokens are the lobby's own), the challenger at seat 0; the accepter gets their seat in
-the answer, the challenger theirs on ``/ws/me`` (:meth:`.Hub.tell`), so both browsers go to
-the table. The open challenges live in the room's :mod:`.book`, so any process may take the
-answer; the process that took the challenge expires it.
+second challenge to the same person while the first is open; a rated one from or to an
+account that has not finished its first few matches (``new_account``). A rated challenge
+between two accounts that have played their rated matches of the day together says, when sent,
+that it will be played casual (``pair_cap``), and the table's deal decides it. Accepting makes
+the table as the lobby does (:meth:`.CardRoom.create`, :meth:`.Table.join`,
+:meth:`.Table.start`: the seats and their tokens are the lobby's own), the challenger at seat
+0; the accepter gets their seat in the answer, the challenger theirs on ``/ws/me``
+(:meth:`.Hub.tell`), so both browsers go to the table. The open challenges live in the room's
+:mod:`.book`, so any process may take the answer; the process that took the challenge expires
+it.
 """
 
 from __future__ import annotations
@@ -21,11 +25,12 @@ import time
 from collections.abc import Coroutine
 from typing import Any, Final
 
-from ..accounts import accounts
+from ..accounts import accounts, ratings
 from ..accounts.accounts import Account, legacy_name_key, name_key
 from ..cluster.hub import RedisHub
 from ..common.errors import LobbyError
-from ..store import account_queries, social_queries
+from ..store import account_queries, rating_queries, social_queries
+from ..store.storage import now
 from ..table.room import CardRoom, build_rules, check_look
 from .book import Book, Challenge, LocalBook, RedisBook
 from .feed import PeopleFeed, person_of
@@ -95,10 +100,15 @@ class Challenges:
             raise LobbyError(
                 409, f"{other.name} is not in the room just now: challenge them when they are"
             )
+        casual = None
+        if rated:
+            await self.check_newcomers(me, other)
+            if await rating_queries.pair_capped(storage, {me.id, other.account_id}, now()):
+                casual = "pair_cap"
         challenge = Challenge(
             id=secrets.token_urlsafe(9), from_id=me.id, from_name=me.name,
             to_id=other.account_id, to_name=other.name, preset=preset, target=target,
-            look=look, rated=rated, expires=time.time() + self.seconds,
+            look=look, rated=rated, expires=time.time() + self.seconds, casual=casual,
         )
         if not await self.book.add(challenge):
             raise LobbyError(
@@ -111,6 +121,16 @@ class Challenges:
             person_of(other.account_id), {"type": "challenge", **challenge.offer(time.time())}
         )
         return challenge
+
+    async def check_newcomers(self, me: Account, other: social_queries.Named) -> None:
+        """Refuse (403, ``new_account``) a rated challenge from or to an account that has not
+        finished its first matches yet (``Settings.newcomer_matches``): a fresh second account
+        cannot hand its owner rated wins."""
+        needed = self.room.settings.newcomer_matches
+        for account_id, name in ((me.id, None), (other.account_id, other.name)):
+            refusal = await ratings.newcomer_refusal(self.room.storage, account_id, name, needed)
+            if refusal is not None:
+                raise LobbyError(403, refusal, code="new_account")
 
     def _soon(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
@@ -183,9 +203,11 @@ class Challenges:
         await accounts.table_made(storage, table.code, seat, me, challenge.rated, token)
         await account_queries.hold_seat(storage, table.code, first, challenge.from_id, None)
         await table.start(first_token)
+        info = table.info()
         await self._told(challenge, "accepted",
-                         {"table": table.code, "seat": first, "token": first_token})
-        return table.info(), seat, token
+                         {"table": table.code, "seat": first, "token": first_token,
+                          "rated": info["rated"], "casual": info["casual"]})
+        return info, seat, token
 
     async def close(self) -> None:
         for timer in self._timers.values():

@@ -103,7 +103,10 @@ class ChallengeView(BaseModel):
     preset: str
     target: int | None
     look: str
-    rated: bool
+    rated: bool = Field(description="whether the match will move ratings")
+    casual: dict[str, str] | None = Field(
+        None, description="a challenge sent rated that will be played casual: why, as a "
+        "stable code and a sentence (pair_cap: you two played your rated matches of the day)")
     expires_in: float = Field(description="seconds it waits for an answer")
 
 

@@ -31,8 +31,10 @@ async def hints_barred(storage: Storage, code: str) -> Barred | None:
             sa.select(daily_attempts.c.id).where(daily_attempts.c.table_code == code)
         ) is not None:
             return "daily"
-        if await connection.scalar(
-            sa.select(table_modes.c.rated).where(table_modes.c.table_code == code)
-        ):
-            return "rated"
+        mode = (await connection.execute(
+            sa.select(table_modes.c.rated, table_modes.c.casual)
+            .where(table_modes.c.table_code == code)
+        )).first()
+        if mode is not None and mode.rated and mode.casual is None:
+            return "rated"  # not a match the deal made casual (fairplay.CASUAL)
     return None

@@ -16,6 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from ..common import fairplay
 from .account_queries import chosen, named
 from .schema import (
     account_matches,
@@ -25,6 +26,7 @@ from .schema import (
     ratings,
     seat_accounts,
     table_modes,
+    tournament_games,
 )
 from .storage import Storage, aware
 
@@ -87,11 +89,27 @@ not there has none yet in the pool)."""
 @dataclass(frozen=True)
 class MatchAccounts:
     """Who played a match, as its table remembers: the match's players, the account holding
-    each seat at the table (by seat), and whether the table is rated."""
+    each seat at the table (by seat), whether its match is rated (the table chosen rated, and
+    not made casual at the deal), and whether it is a tournament's game (which no daily cap
+    between two accounts turns casual: the director chose the pairing, not they)."""
 
     players: list[dict[str, Any]]
     holders: dict[int, int]
     rated: bool
+    tournament: bool = False
+
+
+@dataclass(frozen=True)
+class TableMode:
+    """How a table's match counts: ``chosen`` rated when the table was made, and ``casual``,
+    why it plays casual all the same (a code of :data:`..common.fairplay.CASUAL`), if so."""
+
+    chosen: bool
+    casual: str | None = None
+
+    @property
+    def rated(self) -> bool:
+        return self.chosen and self.casual is None
 
 
 async def set_rated(storage: Storage, code: str, rated: bool) -> None:
@@ -113,6 +131,82 @@ async def is_rated(storage: Storage, code: str) -> bool:
         )
 
 
+async def table_mode(storage: Storage, code: str) -> TableMode:
+    """Table ``code``'s mode as its last deal left it (no row: casual)."""
+    async with storage.engine.connect() as connection:
+        row = (await connection.execute(
+            sa.select(table_modes.c.rated, table_modes.c.casual)
+            .where(table_modes.c.table_code == code)
+        )).first()
+    return TableMode(False) if row is None else TableMode(bool(row.rated), row.casual)
+
+
+async def deal_mode(storage: Storage, code: str, moment: datetime) -> TableMode:
+    """The mode of the match being dealt at table ``code``, decided and stored in one
+    transaction: a table chosen rated whose seats hold two accounts that have played
+    :data:`~..common.fairplay.PAIR_CAP` rated matches together in the window before
+    ``moment`` plays this one casual (``pair_cap``); a tournament's game never (its director
+    chose the pairing). A casual table is read, never written."""
+
+    async def run(connection: AsyncConnection) -> TableMode:
+        row = (await connection.execute(
+            sa.select(table_modes.c.rated, table_modes.c.casual)
+            .where(table_modes.c.table_code == code)
+        )).first()
+        if row is None or not row.rated:
+            return TableMode(False)
+        casual = None
+        if await connection.scalar(sa.select(tournament_games.c.id).where(
+                tournament_games.c.table_code == code)) is None:
+            holders = set((await connection.scalars(
+                sa.select(seat_accounts.c.account_id).where(seat_accounts.c.table_code == code)
+            )).all())
+            if await _pair_capped(connection, holders, moment - fairplay.PAIR_WINDOW):
+                casual = "pair_cap"
+        if casual != row.casual:
+            await connection.execute(table_modes.update().where(
+                table_modes.c.table_code == code).values(casual=casual))
+        return TableMode(True, casual)
+
+    return await storage.write(run)
+
+
+async def _pair_capped(connection: AsyncConnection, holders: set[int], since: datetime) -> bool:
+    """Whether two of ``holders`` have played :data:`~..common.fairplay.PAIR_CAP` rated
+    matches together since ``since``."""
+    if len(holders) < 2:
+        return False
+    mine, theirs = account_matches.alias("mine"), account_matches.alias("theirs")
+    found = await connection.scalar(
+        sa.select(sa.func.count())
+        .select_from(mine.join(theirs, sa.and_(
+            mine.c.match_id == theirs.c.match_id, mine.c.account_id < theirs.c.account_id)))
+        .where(mine.c.account_id.in_(holders), theirs.c.account_id.in_(holders),
+               mine.c.rated.is_(True), mine.c.at >= since)
+        .group_by(mine.c.account_id, theirs.c.account_id)
+        .having(sa.func.count() >= fairplay.PAIR_CAP)
+        .limit(1)
+    )
+    return found is not None
+
+
+async def pair_capped(storage: Storage, account_ids: set[int], moment: datetime) -> bool:
+    """Whether two of ``account_ids`` have played their :data:`~..common.fairplay.PAIR_CAP`
+    rated matches together in the window before ``moment`` (a challenge says so when sent)."""
+    async with storage.engine.connect() as connection:
+        return await _pair_capped(connection, account_ids, moment - fairplay.PAIR_WINDOW)
+
+
+async def finished_matches(storage: Storage, account_id: int) -> int:
+    """How many matches ``account_id`` finished that were not short (rated or casual, with
+    people or against the computer): what a newcomer plays before rated play."""
+    async with storage.engine.connect() as connection:
+        return int(await connection.scalar(
+            sa.select(sa.func.count()).select_from(account_matches).where(
+                account_matches.c.account_id == account_id, account_matches.c.short.is_(False))
+        ) or 0)
+
+
 async def match_accounts(storage: Storage, code: str, match_id: int) -> MatchAccounts:
     """Match ``match_id``'s players, table ``code``'s seat holders and mode, read on one
     connection."""
@@ -128,22 +222,30 @@ async def match_accounts(storage: Storage, code: str, match_id: int) -> MatchAcc
                 )
             )
         }
-        rated = bool(
-            await connection.scalar(
-                sa.select(table_modes.c.rated).where(table_modes.c.table_code == code)
-            )
-        )
-    return MatchAccounts(players, holders, rated)
+        mode = (await connection.execute(
+            sa.select(table_modes.c.rated, table_modes.c.casual)
+            .where(table_modes.c.table_code == code)
+        )).first()
+        tournament = await connection.scalar(
+            sa.select(tournament_games.c.id).where(tournament_games.c.table_code == code)
+        ) is not None
+    rated = mode is not None and TableMode(bool(mode.rated), mode.casual).rated
+    return MatchAccounts(players, holders, rated, tournament)
 
 
 async def record_match(
     storage: Storage, match_id: int, pool: str, played: Sequence[Played], moment: datetime,
-    rate: Rate | None,
+    rate: Rate | None, short: bool = False, capped: bool = True,
 ) -> None:
     """One transaction: match ``match_id`` goes in the record of each account that ``played``
     it, unless it is there already (recording twice changes nothing); with ``rate`` (a rated
     match; None for a casual one) the accounts' ratings in ``pool`` are read, ``rate`` moves
-    them, and each new rating is written with its line of history."""
+    them, and each new rating is written with its line of history. ``short``: the match ended
+    before each side made 2 moves of its own (so ``rate`` is None). ``capped``: two of its
+    accounts that have played their :data:`~..common.fairplay.PAIR_CAP` rated matches
+    together already in the window make it casual here too, read in this transaction: the
+    deal decided as much, but two tables of one pair dealt side by side both saw the count
+    below the cap (a tournament's game is not capped)."""
 
     async def run(connection: AsyncConnection) -> None:
         done = await connection.scalar(
@@ -153,12 +255,18 @@ async def record_match(
         )
         if done:
             return
+        moving = rate
+        if moving is not None and capped and await _pair_capped(
+            connection, {part.account_id for part in played}, moment - fairplay.PAIR_WINDOW
+        ):
+            moving = None
         await connection.execute(account_matches.insert(), [
             {"match_id": match_id, "account_id": part.account_id, "seat": part.seat,
-             "pool": pool, "rated": rate is not None, "result": part.result, "at": moment}
+             "pool": pool, "rated": moving is not None, "result": part.result, "at": moment,
+             "short": short}
             for part in played
         ])
-        if rate is None:
+        if moving is None:
             return
         rows = (
             await connection.execute(
@@ -169,7 +277,7 @@ async def record_match(
             )
         ).all()
         known = {row.account_id: _stored_rating(row) for row in rows}
-        for moved in rate(known):
+        for moved in moving(known):
             if moved.account_id not in known:
                 await connection.execute(ratings.insert().values(
                     account_id=moved.account_id, pool=pool, mu=moved.mu, sigma=moved.sigma,

@@ -18,7 +18,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from .schema import accounts, matches, tournament_games, tournament_players, tournaments
+from ..common import fairplay
+from .schema import accounts, matches, moves, tournament_games, tournament_players, tournaments
 from .storage import Storage, aware
 
 
@@ -54,6 +55,9 @@ class StoredGame:
     first_score: int | None
     second_score: int | None
     finished_at: datetime | None
+    counted: bool = True
+    """False for a game whose match ended before each side had made 2 moves of its own: it is
+    over, and the standings leave it out (:mod:`..common.fairplay`)."""
 
     @property
     def over(self) -> bool:
@@ -77,6 +81,7 @@ def _game(row: Any) -> StoredGame:
         match_id=row.match_id, winner=row.winner, first_score=row.first_score,
         second_score=row.second_score,
         finished_at=None if row.finished_at is None else aware(row.finished_at),
+        counted=row.counted,
     )
 
 
@@ -357,10 +362,11 @@ async def seat_game(storage: Storage, game_id: int, code: str, first_token: str,
 
 async def record_result(
     storage: Storage, code: str, match_id: int, winner_seat: int, scores: Sequence[int],
-    moment: datetime,
+    moment: datetime, counted: bool = True,
 ) -> int | None:
     """The match at table ``code`` ended: its game's result, if it is a tournament's game
-    and has none yet. The tournament's id when this stored it."""
+    and has none yet (``counted`` false: a match too short to count, stored as over and left
+    out of the standings). The tournament's id when this stored it."""
 
     async def run(connection: AsyncConnection) -> int | None:
         row = (await connection.execute(
@@ -376,6 +382,7 @@ async def record_result(
             ).values(
                 match_id=match_id, winner=row.first if winner_seat == 0 else row.second,
                 first_score=scores[0], second_score=scores[1], finished_at=moment,
+                counted=counted,
             )
         )
         return int(row.tournament_id) if done.rowcount == 1 else None
@@ -385,10 +392,11 @@ async def record_result(
 
 async def ended_unrecorded(
     storage: Storage, tournament_id: int
-) -> list[tuple[str, int, int, list[int]]]:
+) -> list[tuple[str, int, int, list[int], bool]]:
     """The games of the tournament whose match is over in the database but whose result was
     never written (its process died between the two): (table code, match id, winning seat,
-    scores) for each, the table's first match."""
+    scores, counted) for each, the table's first match. ``counted`` from its stored moves by
+    seat: whose hand played them is not stored, so a stand-in's count as its person's."""
     async with storage.engine.connect() as connection:
         first_match = (
             sa.select(matches.c.table_code, sa.func.min(matches.c.id).label("id"))
@@ -404,9 +412,19 @@ async def ended_unrecorded(
                    tournament_games.c.second.is_not(None),
                    matches.c.status == "over")
         )
+        found = rows.all()
+        by_seat: dict[tuple[int, int], int] = {
+            (row.match_id, row.seat): int(row.n)
+            for row in await connection.execute(
+                sa.select(moves.c.match_id, moves.c.seat, sa.func.count().label("n"))
+                .where(moves.c.match_id.in_([row.id for row in found]))
+                .group_by(moves.c.match_id, moves.c.seat)
+            )
+        } if found else {}
         return [
-            (str(row.table_code), int(row.id), int(row.winner), list(row.record["scores"]))
-            for row in rows
+            (str(row.table_code), int(row.id), int(row.winner), list(row.record["scores"]),
+             not fairplay.short([by_seat.get((row.id, seat), 0) for seat in (0, 1)]))
+            for row in found
         ]
 
 

@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from ...rules import Rules
+from ..common import fairplay
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,16 @@ class FinishedMatch:
     """People's seats whose turn's clock ran out and that a stand-in still played for when
     the match ended: their people did not come back to finish it, so they gave it up as
     surely as one who resigned (a person who came back in time is not here)."""
+    own_moves: tuple[int, ...] | None = None
+    """Each side's moves of its own: its people's (not a stand-in's, nor those of the bot that
+    took over a seat walked out of) and its bots' from the deal. None: not counted (a table
+    that is told of no such thing, as the example above)."""
+
+    @property
+    def short(self) -> bool:
+        """The match ended before each side had made :data:`~..common.fairplay.MIN_MOVES`
+        moves of its own: rated for nobody, counted in no tournament (lichess's abort)."""
+        return self.own_moves is not None and fairplay.short(self.own_moves)
 
 
 Subscriber = Callable[[FinishedMatch], Awaitable[None]]

@@ -23,9 +23,10 @@ from ...game import Game
 from ...rules import Rules
 from ...view import Play
 from ..chat.chat import TableChat
+from ..common import fairplay
 from ..common.errors import LobbyError
 from ..settings import Settings
-from ..store import assist_queries
+from ..store import assist_queries, rating_queries
 from ..store.storage import StaleOwnerError, Storage, StoredSeat, now
 from . import bots
 from .finished import FinishedMatch, MatchEnds
@@ -186,6 +187,16 @@ class Table:
         self._by_stand_in: tuple[int | None, int] | None = None
         """The (match, version) of the last move a stand-in played, so a person who comes back
         is not told it was theirs."""
+        self._played_for = [0] * len(seats)
+        """Moves of the current match that a stand-in, or the bot that took over a seat walked
+        out of, played for each seat: not its person's own, so they do not count toward the 2
+        a side makes before its result counts (:mod:`..common.fairplay`). Counted in memory: a
+        match resumed after a restart counts its earlier moves as its people's own."""
+        self._walked_out: set[int] = set()
+        """People's seats of the current match that a bot took over when they left."""
+        self.mode: rating_queries.TableMode | None = None
+        """Whether the current match is rated, and why not though the table was chosen rated,
+        as its deal decided (None: not read yet)."""
 
     # -- facts -----------------------------------------------------------------------------
 
@@ -253,6 +264,18 @@ class Table:
             "match": self.match_id,
             "version": self.version,
             "continuing": [] if self._hold is None else sorted(self._hold[1]),
+            **self._mode_info(),
+        }
+
+    def _mode_info(self) -> dict[str, Any]:
+        """Whether the match is rated, and the notice of a table chosen rated whose match the
+        deal made casual (``casual``: its code and sentence), as the lobby, ``welcome`` and
+        ``table`` show them before a move; unknown before the first deal (None)."""
+        mode = self.mode
+        return {
+            "rated": None if mode is None else mode.rated,
+            "casual": None if mode is None or mode.casual is None
+            else fairplay.casual_notice(mode.casual),
         }
 
     # -- messages --------------------------------------------------------------------------
@@ -365,6 +388,8 @@ class Table:
         # socket adopted at a takeover is relayed to the old owner until this returns.
         chat = await self.chat.greeting(self, seat, listener.account_id)
         barred = await self.hints_barred() if welcome else None
+        if welcome and self.mode is None and self.status != "waiting":
+            self.mode = await rating_queries.table_mode(self._storage, self.code)
         async with self.lock:
             listener.seat = seat
             if seat is not None and continues:
@@ -381,6 +406,7 @@ class Table:
                             # Whether this seat may ask for a hint: a client shows the button
                             # only then (a spectator never may).
                             "hints": seat is not None and barred is None,
+                            **self._mode_info(),
                         }
                     )
                 )
@@ -474,6 +500,7 @@ class Table:
             if self.status == "playing":
                 level = bots.stand_in_level()
                 left = StoredSeat(seat.seat, "bot", seat.name, level, None)
+                self._walked_out.add(seat.seat)
             else:
                 left = StoredSeat(seat.seat, "human")
             await self._stored(self._storage.save_seat(self.code, left, epoch=self.epoch))
@@ -552,6 +579,10 @@ class Table:
         free = [seat.seat for seat in self.seats if self._is_free(seat)]
         if free:
             raise LobbyError(409, f"seats {free} are still free: a match needs every seat taken")
+        # Whether this match is rated is decided as it is dealt, and said before its first move
+        # (docs/ratings.md, "Fair play"); the hints follow it.
+        self.mode = await rating_queries.deal_mode(self._storage, self.code, now())
+        self._barred = None
         seed = new_seed() if self.next_seed is None else self.next_seed
         self.next_seed = None
         game = Game.new(self.rules, seed=seed)
@@ -564,6 +595,8 @@ class Table:
             )
         )
         self.game, self.plays, self._deck = game, [], None
+        self._played_for = [0] * len(self.seats)
+        self._walked_out = set()
         self.status = "playing"
         await self._listed()
         self.stand_ins.clear()
@@ -649,6 +682,8 @@ class Table:
             self.touch()
             if token is None and self.seats[seat].kind == "human":
                 self._by_stand_in = (self.match_id, self.version)
+            if token is None and (self.seats[seat].kind == "human" or seat in self._walked_out):
+                self._played_for[seat] += 1
             if self._hold is not None and self._ready(seat):  # a person who plays has read it
                 self._broadcast_table()
             if game.winner is None and game.round_number != round_number:
@@ -672,9 +707,20 @@ class Table:
                 timed_out=tuple(sorted(
                     seat for seat in self.stand_ins if self.seats[seat].kind == "human"
                 )),
+                own_moves=self._own_moves(),
             )
         )
         self._broadcast_table()
+
+    def _own_moves(self) -> tuple[int, ...]:
+        """Each side's moves of its own in the current match: every move at its seats but
+        those a stand-in or a walked-out seat's bot played."""
+        own = [0] * self.rules.sides
+        for play in self.plays:
+            own[self.rules.side_of(play.seat)] += 1
+        for seat, played_for in enumerate(self._played_for):
+            own[self.rules.side_of(seat)] -= played_for
+        return tuple(own)
 
     async def resign(
         self, seat: int, ref: str | int | None = None, token: str | None = None

@@ -70,8 +70,9 @@ def look_of(preset: str) -> str:
 
 def results(games: list[StoredGame], until: datetime | None = None) -> list[Result]:
     """The finished games as the standings count them, in the order they ended (an arena
-    counts only those that ended by ``until``, its end, as lichess does)."""
-    done = [g for g in games if g.over and g.finished_at is not None
+    counts only those that ended by ``until``, its end, as lichess does); a game given up
+    before each side made 2 moves of its own counts for neither (docs/ratings.md)."""
+    done = [g for g in games if g.over and g.counted and g.finished_at is not None
             and (until is None or g.finished_at <= until)]
     done.sort(key=lambda g: (g.finished_at, g.id))
     return [
@@ -180,7 +181,8 @@ class Tournaments:
         """A match ended at a table of this process: if it is a tournament's game, its result
         is stored (once), and the room told."""
         found = await tournament_queries.record_result(
-            self.storage, match.code, match.match_id, match.winner, match.scores, self.clock()
+            self.storage, match.code, match.match_id, match.winner, match.scores, self.clock(),
+            counted=not match.short,
         )
         if found is not None:
             await self.changed(found)
@@ -230,11 +232,11 @@ class Tournaments:
         if tournament.status == "open" and moment < tournament.starts_at:
             return
         changed = False
-        for code, match_id, seat, scores in await tournament_queries.ended_unrecorded(
+        for code, match_id, seat, scores, counted in await tournament_queries.ended_unrecorded(
             self.storage, tournament.id
         ):
             if await tournament_queries.record_result(
-                self.storage, code, match_id, seat, scores, moment
+                self.storage, code, match_id, seat, scores, moment, counted
             ) is not None:
                 changed = True
         games = await tournament_queries.games(self.storage, tournament.id)

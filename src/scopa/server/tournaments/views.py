@@ -38,6 +38,8 @@ def game_view(game: StoredGame, names: dict[int, str]) -> dict[str, Any]:
         "table": game.table_code, "match": game.match_id, "winner": game.winner,
         "scores": None if game.first_score is None else [game.first_score, game.second_score],
         "live": game.second is not None and game.winner is None,
+        # False: given up before each side made 2 moves, so the standings leave it out.
+        "counted": game.counted,
     }
 
 
