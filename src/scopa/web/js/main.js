@@ -1,7 +1,8 @@
 // The client's entry: the header (language, deck look, card back), then the lobby or a table by the URL:
 // "#/" is the lobby, "#/t/CODE" a table (the link to share), "#/rules" the rules; "#/account",
-// "#/leaderboard/POOL", "#/p/NAME" (a profile), "#/m/ID" (a finished match's replay) and
-// "#/puzzles" (puzzlelink.js, which loads puzzles.js; replaylink.js loads replay.js alike),
+// "#/leaderboard/POOL", "#/p/NAME" (a profile; ratingslink.js loads both), "#/m/ID" (a
+// finished match's replay) and "#/puzzles" (puzzlelink.js, which loads puzzles.js;
+// replaylink.js loads replay.js alike),
 // "#/daily" (dailylink.js, which loads daily.js), "#/tournaments/ID" (tournamentlink.js, which
 // loads tournaments.js).
 
@@ -9,13 +10,12 @@ import { showAccount, showAccountLink, whoAmI } from "./account.js";
 import { LOOKS } from "./api.js";
 import { showDaily } from "./dailylink.js";
 import { LANGUAGES, pickLanguage, setLanguage, t, translatePage } from "./i18n.js";
-import { showLeaderboard } from "./leaderboard.js";
 import { showLobby } from "./lobby.js";
 import { keepMe } from "./me.js";
 import { keepOffline, showOffline } from "./offline.js";
 import { BACKS, chooseBack, chooseLook, chosenBack, chosenLook } from "./prefs.js";
-import { showProfile } from "./profile.js";
 import { showPuzzles } from "./puzzlelink.js";
+import { showLeaderboard, showProfile } from "./ratingslink.js";
 import { showReplay } from "./replaylink.js";
 import { showRules } from "./rules.js";
 import { showTable } from "./table.js";

@@ -1,6 +1,6 @@
 // The parts of the client that load only when first opened (the puzzles, a replay, the daily
-// deal, the tournaments, friends and challenges), so that a table's first load does not fetch
-// them: the ways into each (puzzlelink.js and its like) stand in with this until it is there.
+// deal, the tournaments, friends and challenges, a profile and the leaderboards, the table's
+// chat), so that a table's first load does not fetch them: the ways into each (puzzlelink.js and its like) stand in with this until it is there.
 
 import { h } from "./dom.js";
 
@@ -37,7 +37,7 @@ export function standIn(main, waiting, load, open) {
     render: () => screen?.render(),
     close() {
       closed = true;
-      screen?.close();
+      screen?.close?.();  // a screen with nothing to stop has no close
     },
   };
 }
