@@ -529,8 +529,10 @@ def main() -> int:
         with Servers() as servers:
             urls = []
             for k in range(args.processes):
+                # One loopback address is all the people: the caps per address go up.
                 arguments = ["--db", db, "--bot-delay", "0", "--lobby-writes", "100000/minute",
-                             "--lobby-reads", "100000/minute"]
+                             "--lobby-reads", "100000/minute",
+                             "--table-sockets-per-address", "100000"]
                 if args.redis:
                     arguments += ["--redis", args.redis, "--name", f"load{k + 1}"]
                 urls.append(servers.start(arguments))

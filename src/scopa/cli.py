@@ -386,6 +386,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             daily_arena=args.daily_arena,
             daily_arena_minutes=args.daily_arena_minutes,
             daily_arena_preset=args.daily_arena_preset,
+            table_sockets_per_address=args.table_sockets_per_address,
         )
     except ValueError as error:
         raise UsageError(str(error)) from None
@@ -701,6 +702,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--lobby-reads",
         metavar="LIMITS",
         help="lobby GETs allowed per client address (default: '50/second;1200/minute')",
+    )
+    serve.add_argument(
+        "--table-sockets-per-address",
+        type=int,
+        metavar="N",
+        help="table sockets one client address may keep open on this process (default: 30)",
     )
     serve.add_argument(
         "--pool-bot-offer",

@@ -185,13 +185,17 @@ async def test_a_table_loaded_again_sends_the_chat_said_before(stored_server: Se
             (first, 0, "good_luck"), (first + 1, 1, "thanks")]
         assert all(m["audience"] == "all" and "account" not in m and "version" not in m
                    for m in chat["said"])
-        # A spectator is shown the spectators' word as well, and may report what it was shown.
+        # A spectator is shown the spectators' word as well; a seat may report what it was
+        # shown before the table left memory (a guest watching reports nothing: issue 34,
+        # item 7).
         spectator = await TableConnection.open(server.url, code)
         chat = await spectator.wait_for(lambda m: m["type"] == "chat", TIMEOUT)
         assert [m["phrase"] for m in chat["said"]] == ["nice_sweep", "good_luck", "thanks"]
         await spectator.report(first + 1)
-        assert (await spectator.wait_for(lambda m: m["type"] == "reported", TIMEOUT))["id"] == (
-            first + 1)
+        assert (await refused(spectator))["code"] == "log_in_to_report"
+        await ada.connection.report(first + 1)
+        assert (await ada.connection.wait_for(
+            lambda m: m["type"] == "reported", TIMEOUT))["id"] == first + 1
         # What is said now comes after it, once.
         await ada.connection.say("well_played")
         assert (await next_said(spectator))["id"] > first + 1

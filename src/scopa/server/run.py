@@ -49,6 +49,7 @@ def settings_from(
     daily_arena: str | None = None,
     daily_arena_minutes: int | None = None,
     daily_arena_preset: str | None = None,
+    table_sockets_per_address: int | None = None,
 ) -> Settings:
     """Settings from the command line; a bot delay of ``d`` pauses between ``d/2`` and ``d``."""
     if bot_delay is not None and not bot_delay >= 0:
@@ -61,7 +62,8 @@ def settings_from(
         raise ValueError(f"--redis must be a redis:// URL; got {redis!r}")
     if provisional_matches is not None and provisional_matches < 0:
         raise ValueError(f"--provisional-matches must be 0 or more; got {provisional_matches}")
-    for option, count in (("--review-workers", review_workers), ("--review-queue", review_queue)):
+    for option, count in (("--review-workers", review_workers), ("--review-queue", review_queue),
+                          ("--table-sockets-per-address", table_sockets_per_address)):
         if count is not None and count < 1:
             raise ValueError(f"{option} must be 1 or more; got {count}")
     for option, limits in (("--lobby-writes", lobby_writes), ("--lobby-reads", lobby_reads),
@@ -114,6 +116,9 @@ def settings_from(
         daily_arena_minutes=(Settings.daily_arena_minutes if daily_arena_minutes is None
                              else daily_arena_minutes),
         daily_arena_preset=daily_arena_preset or Settings.daily_arena_preset,
+        table_sockets_per_address=(Settings.table_sockets_per_address
+                                   if table_sockets_per_address is None
+                                   else table_sockets_per_address),
     )
 
 

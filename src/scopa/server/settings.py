@@ -74,6 +74,11 @@ class Settings:
     the oldest past this."""
     max_strangers: int = 1000
     """Sockets open at once that have not said hello yet; more are closed at once (1013)."""
+    table_sockets_per_address: int = 30
+    """Table sockets (``/ws/tables``) one client address may keep open on a process, said
+    hello or not; more are closed at once (1013). Six people of a household at one table on
+    three devices each, and a few watching, fit; an outsider's hundreds of spectators do not,
+    nor their share of the strangers' places. A load test from loopback raises it."""
     max_message_bytes: int = 4096
     """Longest message a client may send; longer ones are refused with an error."""
     rate_capacity: float = 20.0
@@ -136,6 +141,9 @@ class Settings:
                self.review_workers, self.review_queue) < 1:
             raise ValueError("sockets_per_seat, max_strangers, bot_workers, review_workers and "
                              "review_queue must be 1 or more")
+        if self.table_sockets_per_address < 1:
+            raise ValueError("table_sockets_per_address must be 1 or more; got "
+                             f"{self.table_sockets_per_address}")
         if self.daily_arena is not None:
             try:
                 time.fromisoformat(self.daily_arena)

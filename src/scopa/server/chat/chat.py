@@ -16,9 +16,20 @@ so a page reloaded, or a person coming back after the table left memory or moved
 process, reads what was said before: the table fills its memory of them from the database the
 first time it needs it (:func:`.chat_queries.recent_messages`).
 
-Chat has its own limit per connection (:data:`BURST` messages, then one every
-``WINDOW / BURST`` seconds): a flood is refused with ``chat_too_fast`` and changes nothing,
-and the socket stays open. It counts against the connection's general limit as well.
+Chat has its own limits, per person and per client address, never per socket
+(:class:`~..table.ratelimit.ChatLimits`, shared through Redis by the room's processes): one
+person's second socket, or an outsider's hundred, gives no new allowance. The socket's own
+process counts them (:func:`pace`), since it alone knows the client's address, before a
+message goes to the table's owner. A flood is refused with ``chat_too_fast``, reports past
+their own limits with ``too_many_reports``; either changes nothing, and the socket stays open.
+Each message counts against the connection's general limit as well.
+
+A report is filed by an account (the seat's, or a logged-in spectator's) or by a guest's seat,
+once per reporter and message (the database holds it to that: ``already_reported``). A guest
+watching cannot report (``log_in_to_report``): nothing tells one guest spectator from the next
+(another socket is another spectator), so their reports could not be counted once, and the
+moderators would read a flood of anonymous ones. A guest at a seat may, once per message: the
+seat is who they are at the table, and a player someone abuses is who most needs to report.
 """
 
 from __future__ import annotations
@@ -34,15 +45,13 @@ from weakref import WeakKeyDictionary
 from ..store import chat_queries
 from ..store.storage import Storage, StoredSeat, now
 from ..table.protocol import ProtocolError, ReportRequest, SayRequest, encode
-from ..table.ratelimit import TokenBucket
+from ..table.ratelimit import ChatLimits
+from ..table.tokens import hash_token
 
 log = logging.getLogger(__name__)
 
 FIRST_MATCHES: Final = 3
 """Finished matches an account plays with the quick phrases alone before it may write."""
-BURST: Final = 5
-WINDOW: Final = 10.0
-"""A connection may say :data:`BURST` messages in :data:`WINDOW` seconds."""
 CONTEXT: Final = 10
 """Messages a report keeps: the reported one and those said just before it."""
 KEPT: Final = 50
@@ -91,14 +100,45 @@ class Table(Protocol):
     def listeners(self) -> Iterable[Hearer]: ...
 
 
+def person_of(token: str | None, account_id: int | None, address: str) -> str:
+    """Who a socket's client is, as the chat's limits count them: a seat's person by its token
+    (hashed, so the limits' storage holds no bearer secret), a logged-in spectator by its
+    account, a guest watching by its address, the only thing that tells them apart.
+
+    >>> person_of(None, 7, "192.0.2.1"), person_of(None, None, "192.0.2.1")
+    ('account:7', 'guest:192.0.2.1')
+    """
+    if token is not None:
+        return "seat:" + hash_token(token)
+    if account_id is not None:
+        return f"account:{account_id}"
+    return f"guest:{address}"
+
+
+async def pace(
+    limits: ChatLimits, request: SayRequest | ReportRequest, person: str, address: str
+) -> None:
+    """Count ``request`` against the limits of ``person`` (:func:`person_of`) and of
+    ``address``: the chat's for a ``say``, the reports' for a ``report``; past one, a refusal
+    that says which (``chat_too_fast``, ``too_many_reports``), and the request goes no
+    further."""
+    if isinstance(request, ReportRequest):
+        refusal = await limits.report_refusal(person, address)
+        if refusal is not None:
+            raise ProtocolError("too_many_reports", refusal, request.ref)
+        return
+    refusal = await limits.chat_refusal(person, address)
+    if refusal is not None:
+        raise ProtocolError("chat_too_fast", refusal, request.ref)
+
+
 class TableChat:
-    """The table's last messages (what reports are checked against and copy) and each
-    connection's chat limit and, for a spectator, the number the table shows it by."""
+    """The table's last messages (what reports are checked against and copy) and, for each
+    spectator, the number the table shows it by."""
 
     def __init__(self, storage: Storage) -> None:
         self._storage = storage
         self.recent: deque[dict[str, Any]] = deque(maxlen=KEPT)
-        self._buckets: WeakKeyDictionary[Talker, TokenBucket] = WeakKeyDictionary()
         self._spectators: WeakKeyDictionary[Talker, int] = WeakKeyDictionary()
         self._numbered = 0
         """The last number given to a spectator: a new one (after one left, after the table
@@ -131,17 +171,6 @@ class TableChat:
         self.recent.extend(stored + later)
         self._numbered = max([self._numbered, *(m["spectator"] or 0 for m in stored)])
 
-    def _admit(self, talker: Talker, ref: str | int | None) -> None:
-        bucket = self._buckets.get(talker)
-        if bucket is None:
-            bucket = self._buckets[talker] = TokenBucket(BURST, BURST / WINDOW)
-        if not bucket.take():
-            raise ProtocolError(
-                "chat_too_fast",
-                f"at most {BURST} messages in {WINDOW:g} seconds: wait a little and say it again",
-                ref,
-            )
-
     def _spectator_number(self, talker: Talker) -> int:
         number = self._spectators.get(talker)
         if number is None:
@@ -152,7 +181,6 @@ class TableChat:
     async def say(self, table: Table, talker: Talker, request: SayRequest) -> None:
         """Store ``request`` and send it (``said``) to those who may hear it; a refusal raises
         :class:`ProtocolError` and nothing is stored or sent."""
-        self._admit(talker, request.ref)
         seat = talker.seat
         account_id = None if seat is not None else talker.account_id
         if request.text is not None:
@@ -225,8 +253,8 @@ class TableChat:
     async def report(self, table: Table, talker: Talker, request: ReportRequest) -> None:
         """Keep the message ``request.id`` with its context for the moderators and tell the
         reporter (``reported``). Only a message this table still holds and showed the reporter
-        may be reported (``no_message`` otherwise)."""
-        self._admit(talker, request.ref)
+        may be reported (``no_message`` otherwise), by an account or a guest's seat
+        (``log_in_to_report`` for a guest watching), once (``already_reported``)."""
         await self._loaded(table.code)
         shown = [
             message for message in self.recent
@@ -241,8 +269,14 @@ class TableChat:
         message = shown[at]
         reporter = talker.account_id if talker.seat is None else None
         if talker.seat is not None:
-            writer = await chat_queries.seat_writer(self._storage, table.code, talker.seat)
-            reporter = None if writer is None else writer.account_id
+            reporter = await chat_queries.seat_account(self._storage, table.code, talker.seat)
+        elif reporter is None:
+            raise ProtocolError(
+                "log_in_to_report",
+                "a guest watching cannot report a message: log in, so that your report "
+                "counts once, and report it again",
+                request.ref,
+            )
         values = {
             "message_id": request.id,
             "table_code": table.code,
@@ -255,12 +289,19 @@ class TableChat:
             "at": now(),
         }
         try:
-            await chat_queries.insert_report(self._storage, values)
+            stored = await chat_queries.insert_report(self._storage, values)
         except Exception:
             log.exception("table %s: could not store a report", table.code)
             raise ProtocolError(
                 "server_error", "the report could not be stored; report it again", request.ref
             ) from None
+        if stored is None:
+            raise ProtocolError(
+                "already_reported",
+                f"you reported message {request.id} already: the moderators have it, and a "
+                "report counts once",
+                request.ref,
+            )
         answer: dict[str, Any] = {"type": "reported", "id": request.id}
         if request.ref is not None:
             answer["ref"] = request.ref

@@ -51,6 +51,19 @@ async def seat_writer(storage: Storage, code: str, seat: int) -> Writer | None:
         return await _weigh(connection, account_id)
 
 
+async def seat_account(storage: Storage, code: str, seat: int) -> int | None:
+    """The account that holds ``seat`` at table ``code``, or None for a guest's seat."""
+    async with storage.engine.connect() as connection:
+        account_id: int | None = (
+            await connection.execute(
+                sa.select(seat_accounts.c.account_id).where(
+                    seat_accounts.c.table_code == code, seat_accounts.c.seat == seat
+                )
+            )
+        ).scalar()
+    return account_id
+
+
 async def account_writer(storage: Storage, account_id: int) -> Writer:
     """Account ``account_id`` as the chat weighs it: a logged-in spectator's."""
     async with storage.engine.connect() as connection:
@@ -198,16 +211,31 @@ def said(row: Any) -> dict[str, Any]:
     return shown
 
 
-async def insert_report(storage: Storage, values: dict[str, Any]) -> int:
-    """Store one report (``chat_reports``' columns but its id); its id."""
+async def insert_report(storage: Storage, values: dict[str, Any]) -> int | None:
+    """Store one report (``chat_reports``' columns but its id); its id, or None when its
+    reporter reported the message already: an account (``reporter_account``) or else a guest's
+    seat (``reporter_seat``) reports a message once. The unique indexes of ``chat_reports``
+    hold it to that when two processes store the same report at the same moment."""
+    reporter = values["reporter_account"]
+    same = chat_reports.c.message_id == values["message_id"]
+    if reporter is not None:
+        same &= chat_reports.c.reporter_account == reporter
+    else:
+        same &= chat_reports.c.reporter_account.is_(None)
+        same &= chat_reports.c.reporter_seat == values["reporter_seat"]
 
-    async def run(connection: AsyncConnection) -> int:
+    async def run(connection: AsyncConnection) -> int | None:
+        if await connection.scalar(sa.select(chat_reports.c.id).where(same)) is not None:
+            return None
         result = await connection.execute(chat_reports.insert().values(**values))
         key = result.inserted_primary_key
         assert key is not None
         return int(key[0])
 
-    return await storage.write(run)
+    try:
+        return await storage.write(run)
+    except sa.exc.IntegrityError:
+        return None  # the same report, stored by another process meanwhile
 
 
 async def reports(storage: Storage) -> list[dict[str, Any]]:

@@ -41,6 +41,10 @@ ERROR_CODES: Final = (
     "bad_text",  # free text too long, empty, or with control characters or bidi overrides
     "chat_too_fast",  # more chat than the chat's own limit allows: nothing said
     "no_message",  # a report of a message this table does not have (or never showed you)
+    "too_many_sockets",  # one address has its table sockets open already: closed, 1013
+    "too_many_reports",  # more reports than a person's or an address's limit: none kept
+    "log_in_to_report",  # a report from a guest watching: a report needs an account or a seat
+    "already_reported",  # a second report of one message by one reporter: kept once
 )
 
 PHRASES: Final = ("good_luck", "well_played", "nice_sweep", "thanks", "good_game")

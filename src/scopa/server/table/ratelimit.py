@@ -1,18 +1,21 @@
-"""Rate limits: a token bucket per connection, the lobby's limits per client address, and the
-accounts' limits on password checks and registrations, and the limits on reviews asked for.
+"""Rate limits: a token bucket per connection, the lobby's limits per client address, the
+accounts' limits on password checks and registrations, the limits on reviews asked for, and the
+chat's per person and per address.
 
 A person clicks a few times a second at most; a client that sends faster is broken or hostile,
 and one connection must not be able to keep a table's writer busy, nor one address fill the
 database with tables, nor guess passwords, nor keep the CPU hashing new accounts' passwords,
-nor keep the reviews' workers busy.
+nor keep the reviews' workers busy, nor flood a table's talk or the moderators' reports by
+opening more sockets.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Final
 
-from limits import parse_many
+from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 
@@ -161,3 +164,75 @@ class ReviewLimits:
                     return f"too many reviews asked for by your account (at most {limit}): " \
                         "wait a little and ask again"
         return None
+
+
+CHAT_PER_PERSON: Final = "5/10 seconds"
+"""Messages (``say``) one person may send at the room's tables: a seat's token, a logged-in
+spectator's account, a guest watching by their address."""
+CHAT_PER_ADDRESS: Final = "10/10 seconds;60/minute"
+"""The same from one client address, everyone behind it together: a household at one table
+talks freely, and 150 sockets of one outsider get no more than two people's say."""
+REPORTS_PER_PERSON: Final = "5/minute;20/hour"
+"""Reports one person may file: each is a moderator's time, and one report of a message
+brings its context with it."""
+REPORTS_PER_ADDRESS: Final = "10/minute;40/hour"
+"""Reports from one client address."""
+
+
+class ChatLimits:
+    """The chat's limits, per person and per client address and never per socket, so that a
+    second socket gives nobody a second allowance; kept by the ``limits`` library like
+    :class:`HttpLimits` (in Redis with ``Settings.redis_url``, so that every process of the
+    room counts the same messages, wherever each socket is)."""
+
+    def __init__(self, redis_url: str | None) -> None:
+        self.per_person = parse_many(CHAT_PER_PERSON)
+        self.per_address = parse_many(CHAT_PER_ADDRESS)
+        self.reports_per_person = parse_many(REPORTS_PER_PERSON)
+        self.reports_per_address = parse_many(REPORTS_PER_ADDRESS)
+        self._limiter = MovingWindowRateLimiter(limit_storage(redis_url))
+
+    async def chat_refusal(self, person: str, address: str) -> str | None:
+        """``None`` when ``person`` (a key that names them) may say one more thing from
+        ``address``, else the sentence that says which limit it went over."""
+        for limit in self.per_person:
+            if not await self._limiter.hit(limit, "chat-person", person):
+                return f"at most {_messages(limit)} from you: wait a little and say it again"
+        for limit in self.per_address:
+            if not await self._limiter.hit(limit, "chat-address", address):
+                return f"at most {_messages(limit)} from your address, everyone there " \
+                    "together: wait a little and say it again"
+        return None
+
+    async def report_refusal(self, person: str, address: str) -> str | None:
+        """``None`` when ``person`` may file one more report from ``address``, else the
+        sentence that says which limit it went over."""
+        for limit in self.reports_per_person:
+            if not await self._limiter.hit(limit, "report-person", person):
+                return f"at most {_reports(limit)} from you: the moderators have yours; " \
+                    "report again later"
+        for limit in self.reports_per_address:
+            if not await self._limiter.hit(limit, "report-address", address):
+                return f"at most {_reports(limit)} from your address: report again later"
+        return None
+
+
+def _messages(limit: RateLimitItem) -> str:
+    """``5 messages in 10 seconds``, ``60 messages a minute``."""
+    return f"{limit.amount} messages {_per(limit)}"
+
+
+def _reports(limit: RateLimitItem) -> str:
+    return f"{limit.amount} reports {_per(limit)}"
+
+
+def _per(limit: RateLimitItem) -> str:
+    """``in 10 seconds`` or ``a minute``: a limit's window as a sentence says it.
+
+    >>> _per(parse_many("5/10 seconds")[0]), _per(parse_many("20/hour")[0])
+    ('in 10 seconds', 'an hour')
+    """
+    unit = limit.GRANULARITY.name
+    if limit.multiples == 1:
+        return f"{'an' if unit == 'hour' else 'a'} {unit}"
+    return f"in {limit.multiples} {unit}s"

@@ -8,8 +8,13 @@ nothing; floods and bad tokens also close the connection (1008, policy violation
 
 Sockets that have not said hello cost memory and hold nothing: at most
 ``Settings.max_strangers`` are open at once, and the next is closed at once (1013, try again
-later). A seat may be open on ``Settings.sockets_per_seat`` sockets; a newer one replaces the
-oldest (see :meth:`Table.attach`).
+later). One client address may keep ``Settings.table_sockets_per_address`` open on a process,
+said hello or not (:mod:`..socket_places`, as the room's other sockets): the next gets
+``too_many_sockets`` and 1013, so one outsider cannot open hundreds of spectators at a table,
+nor take the strangers' places. A seat may be open on ``Settings.sockets_per_seat`` sockets; a
+newer one replaces the oldest (see :meth:`Table.attach`). What is said at a table is limited
+per person and per address here, where the client's address is known, before it goes to the
+table (:func:`..chat.chat.pace`).
 """
 
 from __future__ import annotations
@@ -19,16 +24,29 @@ import contextlib
 import logging
 from collections import deque
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final, cast
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..chat.chat import pace, person_of
 from ..chat.spectators import spectator_account
 from ..cluster.cluster import Cluster
 from ..settings import Settings
+from ..socket_places import SocketPlaces, address_of
 from . import commands
-from .protocol import Hello, Ping, ProtocolError, encode, error_message, parse, state_position
-from .ratelimit import TokenBucket
+from .protocol import (
+    ClientMessage,
+    Hello,
+    Ping,
+    ProtocolError,
+    ReportRequest,
+    SayRequest,
+    encode,
+    error_message,
+    parse,
+    state_position,
+)
+from .ratelimit import ChatLimits, TokenBucket
 from .room import CardRoom
 from .tables import POLICY_VIOLATION, Table
 from .tokens import normalise_code
@@ -40,6 +58,40 @@ TRY_AGAIN_LATER: Final = 1013
 SEND_TIMEOUT: Final = 10.0
 """Seconds one message may take to go out before the client is taken for gone: found out by
 the next message pushed to it (an idle one that reads nothing fails uvicorn's keepalive ping)."""
+MAX_SOCKETS: Final = 20_000
+"""Table sockets a process keeps open at once, ten times the load benchmark's 2,000 people on
+one process; one more is refused as ``busy`` (1013)."""
+
+
+class Doorway:
+    """What this process counts across its table sockets: their places, in all and by client
+    address, and the chat's limits per person and per address."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.places = SocketPlaces(MAX_SOCKETS, settings.table_sockets_per_address)
+        self.chat = ChatLimits(settings.redis_url)
+
+    def refusal(self, address: str) -> ProtocolError | None:
+        """Why one more socket from ``address`` may not open, if it may not."""
+        if self.places.taken >= self.places.most:
+            return ProtocolError("busy", "the server has too many table sockets open: try "
+                                 "again")
+        if self.places.full(address):
+            return ProtocolError(
+                "too_many_sockets",
+                f"at most {self.places.per_address} table sockets may be open from one "
+                "address: close a table's page, then try again",
+            )
+        return None
+
+
+def doorway(state: Any) -> Doorway:
+    """The app's :class:`Doorway`, made on first use (the chat limits' memory storage needs
+    the running loop)."""
+    found = getattr(state, "table_doorway", None)
+    if found is None:
+        found = state.table_doorway = Doorway(cast(CardRoom, state.room).settings)
+    return cast(Doorway, found)
 
 
 @dataclass(frozen=True)
@@ -51,9 +103,11 @@ class _Close:
 class Connection:
     """One client: what it may do (its seat) and what it is sent (its outbox)."""
 
-    def __init__(self, socket: WebSocket, settings: Settings) -> None:
+    def __init__(self, socket: WebSocket, settings: Settings, doorway: Doorway) -> None:
         self.socket = socket
         self.settings = settings
+        self.doorway = doorway
+        self.address = address_of(socket)
         self.seat: int | None = None
         self.token: str | None = None
         self.account_id: int | None = None
@@ -197,9 +251,10 @@ class Connection:
         self.owner = None  # only now: what the client sends meanwhile goes on to the old one
 
     async def resend(self, text: str) -> None:
+        """Carry out a command again (counted against the chat's limits the first time)."""
         assert self.room is not None and self.cluster is not None
         try:
-            await self.handle(self.room, self.cluster, self.code, text)
+            await self.carry_out(self.room, self.cluster, self.code, text, parse(text))
         except ProtocolError as error:
             self.refuse(error)
 
@@ -225,6 +280,14 @@ class Connection:
 
     async def handle(self, room: CardRoom, cluster: Cluster, code: str, text: str) -> None:
         message = parse(text)
+        if self.greeted and isinstance(message, SayRequest | ReportRequest):
+            await pace(self.doorway.chat, message,
+                       person_of(self.token, self.account_id, self.address), self.address)
+        await self.carry_out(room, cluster, code, text, message)
+
+    async def carry_out(
+        self, room: CardRoom, cluster: Cluster, code: str, text: str, message: ClientMessage
+    ) -> None:
         if isinstance(message, Ping):
             self.push(encode({"type": "pong"}))
         elif isinstance(message, Hello):
@@ -275,13 +338,18 @@ async def table_socket(socket: WebSocket, code: str) -> None:
     room: CardRoom = socket.app.state.room
     cluster: Cluster = socket.app.state.cluster
     await socket.accept()
-    connection = Connection(socket, room.settings)
-    if room.strangers >= room.settings.max_strangers:
-        connection.refuse(ProtocolError("busy", "too many connections are starting: try again"))
-        connection.close(TRY_AGAIN_LATER, "busy")
+    door = doorway(socket.app.state)
+    connection = Connection(socket, room.settings, door)
+    refusal = door.refusal(connection.address)
+    if refusal is None and room.strangers >= room.settings.max_strangers:
+        refusal = ProtocolError("busy", "too many connections are starting: try again")
+    if refusal is not None:
+        connection.refuse(refusal)
+        connection.close(TRY_AGAIN_LATER, refusal.code)
         await connection.send_all()
         return
     room.strangers += 1
+    door.places.take(connection.address)
     sender = connection.sender = asyncio.create_task(connection.send_all())
     try:
         reader = asyncio.create_task(connection.serve(room, cluster, code))
@@ -299,6 +367,7 @@ async def table_socket(socket: WebSocket, code: str) -> None:
             with contextlib.suppress(BaseException):
                 await reader
     finally:
+        door.places.give_back(connection.address)
         if not connection.greeted:
             room.strangers -= 1
         sender.cancel()
