@@ -31,7 +31,11 @@ export const isMuted = (code, message) => mutedAt(code).has(sender(message));
 // went out, `changed()` redraws, `toggle(open)` opens or shuts the panel; `nameOf(seat)`
 // names a seat as the table does ("You" for yours), `mySeat` is yours (null for a spectator),
 // and `canWrite` offers the text box (a logged-in player or spectator).
-export function chatPanel(c, { code, send, changed, toggle, nameOf, mySeat, canWrite }) {
+// `canReport`: a seat or an account may report what is said; a guest only watching, known by
+// no more than its socket, may not (the room refuses it: log_in_to_report).
+export function chatPanel(c, {
+  code, send, changed, toggle, nameOf, mySeat, canWrite, canReport,
+}) {
   const muted = mutedAt(code);
   const say = (body) => {
     c.problem = send({ type: "say", ref: CHAT_REF, ...body }) ? null : t("chat.not_sent");
@@ -65,7 +69,7 @@ export function chatPanel(c, { code, send, changed, toggle, nameOf, mySeat, canW
       h("button", { type: "button", class: "mute", "aria-pressed": silent ? "true" : "false",
         "aria-label": mute, title: mute, onclick: () => toggleMute(from) },
       t(silent ? "chat.unmute_button" : "chat.mute_button")),
-      silent ? null : c.reported.has(message.id)
+      silent || !canReport ? null : c.reported.has(message.id)
         ? h("span", { class: "reported" }, t("chat.reported"))
         : h("button", { type: "button", class: "report", "aria-label": t("chat.report_label",
           { name: who(message) }), onclick: () => report(message.id) }, t("chat.report"))));

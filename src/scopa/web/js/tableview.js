@@ -37,7 +37,8 @@ export function tableView(page, actions) {
     return module ? module.chatPanel(chat, { code,
       send: (message) => page.socket.send(message),
       changed: render, toggle: actions.toggleChat, nameOf: seatName, mySeat: s.seat,
-      canWrite: Boolean(s.account) }) : null;
+      canWrite: Boolean(s.account), canReport: s.seat !== null || Boolean(s.account) })
+      : null;
   }
 
   const fitChat = () => loadedChat()?.fitPanel(main);
