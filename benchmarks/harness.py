@@ -7,13 +7,17 @@ on its import path and imports it as ``harness``.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import resource
+import socket
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 
 def machine() -> str:
@@ -26,6 +30,27 @@ def machine() -> str:
                 break
     load = " ".join(f"{value:.2f}" for value in os.getloadavg())
     return f"machine: {model}, {os.cpu_count()} cores; load average before the run {load}"
+
+
+@contextlib.asynccontextmanager
+async def in_process(settings: Any) -> AsyncIterator[tuple[Any, str]]:
+    """A card room served by this process's event loop on a free loopback port, for a
+    benchmark that looks inside it: its app and URL, stopped at the block's end. Requests made
+    before it has started wait in the bound socket's backlog."""
+    import uvicorn  # the room's own packages only for the benchmarks that serve one
+
+    from scopa.server import create_app
+
+    app = create_app(settings)
+    listener = socket.create_server(("127.0.0.1", 0), backlog=1024)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    serving = asyncio.create_task(server.serve(sockets=[listener]))
+    try:
+        yield app, f"http://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(serving, 60.0)
+        listener.close()
 
 
 def lift_open_files() -> None:

@@ -18,16 +18,15 @@ import asyncio
 import collections
 import functools
 import random
-import socket
 import statistics
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-import uvicorn
+from harness import in_process
 
-from scopa.server import Settings, create_app
+from scopa.server import Settings
 from scopa.server.client import Lobby, TableConnection
 
 TIMEOUT = 60.0
@@ -93,15 +92,10 @@ async def main(args: argparse.Namespace) -> None:
         http_writes="1000/second", http_reads="1000/second", review_queue=args.queue,
         review_per_address="1000/minute", review_per_account="1000/minute",
     )
-    app = create_app(settings)
-    listener = socket.create_server(("127.0.0.1", 0), backlog=1024)
-    url = f"http://127.0.0.1:{listener.getsockname()[1]}"
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    serving = asyncio.create_task(server.serve(sockets=[listener]))
     rng = random.Random(1)
-    try:
+    async with in_process(settings) as (app, url):
         async with Lobby(url) as lobby:
-            asks = []
+            asks: list[tuple[Any, int, Any]] = []
             while len(asks) < args.reviews:
                 grant = await play_out(url, lobby, rng)
                 match = grant["table"]["match"]
@@ -124,10 +118,6 @@ async def main(args: argparse.Namespace) -> None:
         print(f"expert reply, quiet:   {figures(quiet)}")
         print(f"expert reply, flooded: {figures(flooded)}")
         print(f"p99 flooded / quiet: {p99(flooded) / p99(quiet):.2f}")
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(serving, TIMEOUT)
-        listener.close()
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import socket
 import statistics
 import tempfile
 import time
@@ -25,10 +24,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-import uvicorn
-from harness import machine
+from harness import in_process, machine
 
-from scopa.server import Settings, create_app
+from scopa.server import Settings
 from scopa.server.client import Lobby, TableConnection
 from scopa.server.table.tables import Table
 
@@ -92,32 +90,20 @@ async def main(args: argparse.Namespace) -> None:
     folder = Path(tempfile.mkdtemp(prefix="scopa-lock-"))
     settings = Settings(db_url=f"sqlite+aiosqlite:///{folder / 'room.db'}", bot_delay=(0.0, 0.0),
                         http_writes="1000/second", http_reads="1000/second")
-    app = create_app(settings)
-    listener = socket.create_server(("127.0.0.1", 0), backlog=1024)
-    url = f"http://127.0.0.1:{listener.getsockname()[1]}"
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    serving = asyncio.create_task(server.serve(sockets=[listener]))
     rng = random.Random(1)
     moves: list[float] = []
     ends: list[float] = []
-    try:
-        async with Lobby(url) as lobby:
-            while not server.started:
-                await asyncio.sleep(0.01)
-            answer = await lobby.http.post("/api/account/register",
-                                           json={"name": "Ada", "password": "a good password"})
-            answer.raise_for_status()
-            tables = app.state.room.tables
-            for _ in range(args.matches):
-                await play_out(url, lobby, tables, moves, ends, rng)
-        print(f"{args.matches} rated matches of one round, a person against the random bot "
-              "(instant), SQLite")
-        print(f"lock, other holds (moves): {figures(moves)}")
-        print(f"lock at the match's end:   {figures(ends)}")
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(serving, TIMEOUT)
-        listener.close()
+    async with in_process(settings) as (app, url), Lobby(url) as lobby:
+        answer = await lobby.http.post("/api/account/register",
+                                       json={"name": "Ada", "password": "a good password"})
+        answer.raise_for_status()
+        tables = app.state.room.tables
+        for _ in range(args.matches):
+            await play_out(url, lobby, tables, moves, ends, rng)
+    print(f"{args.matches} rated matches of one round, a person against the random bot "
+          "(instant), SQLite")
+    print(f"lock, other holds (moves): {figures(moves)}")
+    print(f"lock at the match's end:   {figures(ends)}")
 
 
 if __name__ == "__main__":
