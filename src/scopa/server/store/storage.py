@@ -622,13 +622,16 @@ class Storage:
         async with self.engine.connect() as connection:
             await connection.execute(sa.text("SELECT 1"))
 
-    async def active_table_codes(self) -> list[str]:
-        """Tables waiting for players or playing: the ones to bring back after a restart (call
-        :meth:`expire_waiting` first, so tables nobody joined stay gone)."""
+    async def active_table_codes(
+        self, statuses: tuple[str, ...] = ("waiting", "playing")
+    ) -> list[str]:
+        """Tables waiting for players or playing (or only those of ``statuses``): the ones to
+        bring back after a restart (call :meth:`expire_waiting` first, so tables nobody joined
+        stay gone)."""
         async with self.engine.connect() as connection:
             result = await connection.execute(
                 sa.select(tables.c.code)
-                .where(tables.c.status.in_(("waiting", "playing")))
+                .where(tables.c.status.in_(statuses))
                 .order_by(tables.c.created_at)
             )
             return [row.code for row in result]

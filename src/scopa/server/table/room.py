@@ -143,7 +143,8 @@ class CardRoom:
 
     async def sweep(self, at: datetime) -> None:
         """As of ``at``: waiting tables untouched for the expiry time expire and leave memory,
-        and other tables idle for the eviction time leave memory."""
+        other tables idle for the eviction time leave memory, and (among other processes) the
+        tables in play that no process holds are taken here."""
         idle = timedelta(seconds=self.settings.idle_eviction)
         for table in list(self.tables.values()):
             if table.status == "waiting" and table.touched + self._expiry <= at:
@@ -154,6 +155,25 @@ class CardRoom:
                 await self._evict(table)
         if await self.storage.expire_waiting(at - self._expiry):
             await self._lobby_changed()
+        if self.hub.shared:
+            await self._adopt_stranded()
+
+    async def _adopt_stranded(self) -> None:
+        """Take every table in play that no process holds, so that its clock and its bots run
+        with nobody watching it (issue 35, item 2). A table's turn clock and stand-ins live in
+        the memory of the process that holds it, and among many processes a table is loaded
+        only when someone asks for it or when its owner dies; a table let go otherwise (its
+        process stopped and gave its leases back, or its lease lapsed under load and the owner
+        let go with no takeover) stood still at its turn, its seats held, until someone opened
+        it. Its turn's clock starts again from the load: a person who is away is played for
+        within a sweep and a turn's timeout."""
+        codes = [code for code in await self.storage.active_table_codes(("playing",))
+                 if code not in self.tables]
+        if not codes:
+            return
+        for code, owner in zip(codes, await self.hub.owners(codes), strict=True):
+            if owner is None:
+                await self.locate(code)
 
     async def _lobby_changed(self) -> None:
         try:
