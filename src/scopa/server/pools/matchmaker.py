@@ -5,13 +5,16 @@ Every process runs the same loop, every ``Settings.pool_wave`` seconds:
 
 1. **renew** the person keys of the people whose sockets it holds (:mod:`.store`), and put back
    in their pool, with their place, anyone whose key was lost: a party dropped because a
-   friend left, or people a process took and died before seating;
+   friend left, people whose table lost someone as it was made, or people a process took and
+   died before seating;
 2. offer the computer to people who have waited ``Settings.pool_bot_offer`` seconds;
 3. run a **wave** of every pool (:mod:`.matching`), take each group found out of the pool in
    one atomic step, and seat the groups it took: a table made with everyone seated through the
    lobby's own machinery (:meth:`.table.room.CardRoom.create`, :meth:`.table.tables.Table.join`),
-   dealt at once, and each person told their table and seat token with :meth:`Hub.tell`,
-   which reaches them on whatever process holds their socket.
+   the seating decided in one step against the people who left meanwhile
+   (:meth:`.store.PoolStore.seat`: if one did, the table ends unplayed and the others go back
+   to their pool with their places), dealt, and each person told their table and seat token
+   with :meth:`Hub.tell`, which reaches them on whatever process holds their socket.
 
 With several processes each runs waves; the take decides which process seats a group, so a
 person is seated once. One process alone keeps the pools in memory and runs the same code.
@@ -27,7 +30,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Final, Protocol
+from typing import Any, Final, Literal, Protocol
 
 from ..accounts import ratings
 from ..store import account_queries, pool_queries, rating_queries, social_queries
@@ -48,6 +51,10 @@ TOLD: Final = "pools:"
 """What the pools' :meth:`Hub.tell` keys start with (``pools:account:12``): their messages carry
 seat tokens and pool tickets for this module's listeners alone, not for every socket of the
 person (such as ``/ws/me``, which passes on what is told to ``account:12``)."""
+
+Left = Literal["left", "paired", "not_waiting"]
+"""What a person's leave did (:meth:`Matchmaker.leave`)."""
+
 
 class PoolError(Exception):
     """A request the pools refuse: a code and a sentence for the person; nothing changed."""
@@ -100,7 +107,7 @@ def new_ticket() -> str:
 @dataclass(frozen=True)
 class Seating:
     """A group taken out of a pool: the table made for it and when, and the process making
-    it. Its people's keys name it (``taken:`` and :meth:`mark`) until they are told their seats.
+    it. Its people's keys name it (``taken:`` and :meth:`mark`) until they are seated.
 
     A process that finds the maker dead first ends that table, if it was made
     (:meth:`~..store.storage.Storage.abandon_table`), and only then puts its person back: a
@@ -161,7 +168,7 @@ class Matchmaker:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._loop
         for held in list(self.held.values()):
-            await self.leave(held.person.key)
+            await self.leave(held.person.key, listening=False)
         await self.store.close()
 
     async def _now_and_then(self) -> None:
@@ -257,18 +264,23 @@ class Matchmaker:
             "type": "pool_partner", "party": party.to_dict(), "name": held.person.name})
         held.socket.push({"type": "partner", "name": creator.people[0].name})
 
-    async def leave(self, person: str) -> bool:
-        """``person`` leaves their pool (or their socket closed); whether they were waiting."""
-        held = self.held.pop(person, None)
+    async def leave(self, person: str, *, listening: bool = True) -> Left:
+        """``person`` leaves their pool: ``left``; or ``not_waiting``; or ``paired`` when a
+        table has seated them already (:meth:`.store.PoolStore.withdraw`): they stay held
+        here, ``listening``, until their ``paired`` message comes with the seat's token. A
+        socket that closed is not listening: the person goes from here either way."""
+        held = self.held.get(person)
         if held is None:
-            return False
-        if held.party is not None:
-            await self.store.leave(held.pool, held.party)
-        else:
-            await self.store.release(person, held.key_value)
-            if held.pair_code is not None:
-                await self.store.take_pair(held.pair_code)
-        return True
+            return "not_waiting"
+        state = await self.store.withdraw(held.pool, person)
+        paired = state is not None and state.startswith("seated:")
+        if self.held.get(person) is held and (not paired or not listening):
+            del self.held[person]
+        if paired:
+            return "paired"
+        if held.pair_code is not None:
+            await self.store.take_pair(held.pair_code)
+        return "left"
 
     async def play_bot(self, person: str) -> dict[str, Any]:
         """A table against the computer at the person's level while they wait on; they stay in
@@ -444,8 +456,16 @@ class Matchmaker:
             if person.account is not None:
                 await account_queries.hold_seat(
                     self.room.storage, table.code, seat, person.account, None)
+        people = [person.key for person in seats]
+        # Who is in is decided here, in one step against their leaves: before the deal, so a
+        # table that lost someone ends unplayed (its match never began) and seats nobody.
+        gone = await self.store.seat(people, seating.mark(), table.code)
+        if gone:
+            log.info("pools: table %s ended unplayed: %s left as it was made",
+                     table.code, ", ".join(gone))
+            await table.expire()
+            return
         await table.start_now()
-        await self.store.seated([p.key for p in seats], seating.mark(), table.code)
         self.pairings += 1
         # As the deal decided: a rated pool's two accounts past their rated matches of the day
         # together play casual, and are told so with the table (docs/ratings.md).
@@ -461,3 +481,4 @@ class Matchmaker:
             # The message of each person carries only their own token.
             await self.room.hub.tell(TOLD + person.key, message | {
                 "seat": seat, "tokens": {person.key: tokens[person.key]}})
+        await self.store.seated(people, table.code)

@@ -180,8 +180,13 @@ class PoolSocket:
             await matchmaker.join(self, person, message.pool, message.rated, message.pair)
             self.person = person
         elif isinstance(message, Leave):
-            if self.person is None or not await matchmaker.leave(self.person.key):
+            left = "not_waiting" if self.person is None else await matchmaker.leave(
+                self.person.key)
+            if left == "not_waiting":
                 raise PoolError("not_waiting", "you are not waiting in a pool")
+            if left == "paired":
+                raise PoolError("paired", "too late to leave: you were paired just now, and "
+                                "your table follows")
             self.push({"type": "left"})
         else:
             if self.person is None:
@@ -250,4 +255,4 @@ class PoolSockets:
             if connection.person is not None:
                 held = self.matchmaker.held.get(connection.person.key)
                 if held is not None and held.socket is connection:
-                    await self.matchmaker.leave(connection.person.key)
+                    await self.matchmaker.leave(connection.person.key, listening=False)

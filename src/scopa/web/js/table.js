@@ -37,6 +37,8 @@ export function showTable(main, code) {
     view.render();
   });
   const ticker = setInterval(view.tick, 1000);
+  // The plays' live region stays beside the screen the redraws replace (js/tableview.js).
+  main.after(view.said);
   document.addEventListener("keydown", actions.onKey);
   addEventListener("resize", view.fitChat);
 
@@ -47,6 +49,7 @@ export function showTable(main, code) {
       removeEventListener("resize", view.fitChat);
       document.removeEventListener("keydown", actions.onKey);
       clearInterval(ticker);
+      view.said.remove();
       document.body.classList.remove("at-table", "menu-open");
       page.socket.close();
     },

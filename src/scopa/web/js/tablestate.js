@@ -30,6 +30,7 @@ export function newTable(main, code) {
       sweepCalled: null, focusBack: null, hint: null, hintAsked: null, why: null,
       sweptUp: null, motion: null, menuOpen: false, leaving: false, resigning: false,
       clockEnds: null, lastByStandIn: false, dialogWaits: false, account: null, hints: false,
+      said: null,
     },
     // What is said at the table, kept and counted on the bar's button while the chat is
     // shut (a muted sender's too until the panel's module is here); free text for a
@@ -123,6 +124,11 @@ function takeState(s, message) {
       (seat !== s.seat && size > (s.view?.hand_sizes[seat] ?? size) ? [seat] : [])),
   } : null;
   hear(s, message, played, newRound, over);
+  // The play said aloud by the table's live region (js/tableview.js words it).
+  if (played) {
+    s.said = { ...message.play, version: message.version,
+      byStandIn: Boolean(message.stand_in_played) };
+  }
   // The clock of the person to move, when one runs: an away seat counts down to its
   // stand-in from it (finding 8).
   s.lastByStandIn = Boolean(message.stand_in_played);

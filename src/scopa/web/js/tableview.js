@@ -240,16 +240,36 @@ export function tableView(page, actions) {
   function lastMoveText() {
     const last = s.view.last_move;
     if (!last) return t("table.first_move", { name: seatName(s.view.to_move ?? 0) });
-    const move = parseMove(last.move);
+    return playWords(last, s.lastByStandIn);
+  }
+
+  // Who played what, and what it took: "Bot 2 played the seven of coins and took: ...".
+  function playWords(play, byStandIn) {
+    const move = parseMove(play.move);
     // Your seat's move made by your stand-in is not said to be yours (finding 8).
-    const name = last.seat === s.seat && s.lastByStandIn ? t("table.your_stand_in")
-      : seatName(last.seat);
+    const name = play.seat === s.seat && byStandIn ? t("table.your_stand_in")
+      : seatName(play.seat);
     const card = cardName(move.card, look());
     const text = move.captures.length
       ? t("table.took", { name, card, cards: move.captures.map((c) => cardName(c, look()))
         .join(", ") })
       : t("table.trailed", { name, card });
-    return last.sweep ? `${text} ${t("table.sweep")}` : text;
+    return play.sweep ? `${text} ${t("table.sweep")}` : text;
+  }
+
+  // Each new play said to screen readers (issue 35, item 9), with the leftovers a round's
+  // last play leaves to its taker. The region outlives the redraws: one made anew with each
+  // redraw, as #last-move is, is not reliably read out, since a live region is only heard
+  // when its words change, not when it arrives with them.
+  const said = h("p", { class: "sr-only", id: "plays-said", "aria-live": "polite",
+    "aria-atomic": "true" });
+
+  function sayPlay() {
+    const play = s.said;
+    if (!play || said.dataset.version === String(play.version)) return;
+    said.dataset.version = String(play.version);
+    said.textContent = [playWords(play, play.byStandIn), sweepUpWords()].filter(Boolean)
+      .join(" ");
   }
 
   // A seat at the felt: who (a name, or the computer and its level), partner or dealer,
@@ -316,7 +336,7 @@ export function tableView(page, actions) {
     return h("div", { class: "felt", id: "felt", "data-players": s.table.seats.length },
       s.table.seats.map((seat) => seatBox(seat, bottom, keepers, sweeps)),
       h("div", { class: "centre" },
-        h("p", { class: "last-move", id: "last-move", "aria-live": "polite" }, lastMoveText()),
+        h("p", { class: "last-move", id: "last-move" }, lastMoveText()),
         h("div", { class: "table-area" },
           // An empty deck is not drawn: a lone "0" on the felt read as a score (finding 8).
           h("div", { class: "deck", id: "deck", role: "img",
@@ -432,6 +452,9 @@ export function tableView(page, actions) {
     const v = s.view;
     return h("section", { class: "board", id: "board", "data-version": s.version,
       "data-match": s.match },
+    // The page's heading for screen readers, which list a page by its headings; the bar and
+    // the felt show what it names.
+    h("h1", { class: "sr-only" }, t("table.heading", { code })),
     topBar(),
     s.menuOpen ? tableMenu() : null,
     felt());
@@ -576,6 +599,7 @@ export function tableView(page, actions) {
     if (modal && !modal.open) modal.showModal();
     if (dialogWas && !dialogNow && !resignNow) {
       focusAfterDialog();
+      sayPlay();
       return;
     }
     // Re-rendering replaces the elements: keep the keyboard where it was.
@@ -587,6 +611,7 @@ export function tableView(page, actions) {
     if (modal && !modal.contains(document.activeElement)) {
       modal.querySelector(".primary, button")?.focus();
     }
+    sayPlay();
     fitChat();
   }
 
@@ -606,5 +631,5 @@ export function tableView(page, actions) {
     }
   }
 
-  return { render, fitChat, tick };
+  return { render, fitChat, tick, said };
 }
