@@ -13,7 +13,15 @@ Both keep the same things and answer the same calls, so one matchmaker's code ru
   a person who has gone, and is dropped while the others stay, with their places at the front.
   A taken person's key says ``taken:<maker>`` until the maker has seated them, so their own
   process waits for the table, and puts them back if the maker died first (the matchmaker's
-  ``<maker>`` names the process and the table it makes, :class:`.matchmaker.Seating`).
+  ``<maker>`` names the process and the table it makes, :class:`.matchmaker.Seating`);
+* a person's **leave** and the maker's **seat** decide who is in through that one key, each in
+  one step: a leave takes the person out whatever the key says (their ticket, their pair code,
+  or ``taken:``, whose key then goes), unless it says ``seated:<table>``, which only the seat
+  writes, and only if every key of the group still says ``taken:<maker>``. So a leave before
+  the seat leaves the person out (the maker ends the table it made, and the others go back to
+  their pool with their places), and a leave after it learns they were paired: the ``paired``
+  message, with the seat's token, follows (issue 34, item 5: a leave answered ``left`` while
+  the table being made seated the person anyway).
 
 Also kept: the last waits of each pool (for the typical wait shown), the tables people were
 paired to (a person at an unfinished table may not queue) and the pair codes friends share.
@@ -34,9 +42,10 @@ from .matching import Waiting
 HOLD_SECONDS: Final = 7.0
 """A person key not renewed for this long expires: the same as a table's lease."""
 TAKEN_SECONDS: Final = 30.0
-"""How long a taken person waits for their table before their process puts them back."""
+"""How long a taken person waits for their table before their process puts them back (a key
+that says ``seated:`` lasts as long, until its people are told)."""
 SEATED_NEWS: Final = 10.0
-"""How long a seated person's key says so (``seated:<table>``) before it goes."""
+"""How long a seated person's key still says so (``seated:<table>``) once they are told."""
 SEATED_SECONDS: Final = 24 * 3600.0
 """How long the room remembers the table a person was paired to."""
 TABLES_KEPT: Final = 100_000
@@ -69,6 +78,13 @@ class PoolStore(Protocol):
     async def leave(self, pool: str, party: Waiting) -> bool:
         """Take ``party`` out of ``pool`` (its people's keys go); whether it was still in."""
 
+    async def withdraw(self, pool: str, person: str) -> str | None:
+        """``person`` leaves ``pool`` in one step, whatever their key says: their party's
+        ticket (the party leaves the pool; a friend in it goes back alone), their pair code's
+        ``pair:``, or ``taken:`` (the key goes, so the maker's :meth:`seat` leaves them out);
+        but a key that says ``seated:<table>`` stays: too late, they sit there. What the key
+        said (None: nothing)."""
+
     async def parties(self, pool: str) -> list[Waiting]:
         """The parties waiting in ``pool`` now; those of people gone are dropped."""
 
@@ -76,9 +92,16 @@ class PoolStore(Protocol):
         """Take ``group`` out of ``pool`` at once, for ``maker`` to seat: their keys say
         ``taken:<maker>`` meanwhile."""
 
-    async def seated(self, people: list[str], maker: str, table: str) -> None:
-        """``maker`` seated ``people`` at ``table``: their keys go (in Redis, after
-        :data:`SEATED_NEWS`), the table is remembered."""
+    async def seat(self, people: list[str], maker: str, table: str) -> tuple[str, ...]:
+        """``maker`` seats ``people`` at ``table`` if every one's key still says
+        ``taken:<maker>``: the keys say ``seated:<table>`` then, and nothing is returned. Else
+        the people who left meanwhile are returned, and the keys of the others go, so that
+        their processes put them back in their pool with their places."""
+
+    async def seated(self, people: list[str], table: str) -> None:
+        """``people`` were told their seats at ``table``: their keys go (in Redis, after
+        :data:`SEATED_NEWS`, while the news reaches their processes), the table is
+        remembered."""
 
     async def renew(self, held: list[tuple[str, str]]) -> list[str | None]:
         """Renew each (person, ticket) key still holding its ticket; for each, ``ok`` or what
@@ -86,9 +109,6 @@ class PoolStore(Protocol):
 
     async def hold(self, person: str, value: str, expected: str | None) -> bool:
         """Set ``person``'s key to ``value`` if it says ``expected`` now (None: nothing)."""
-
-    async def release(self, person: str, value: str) -> None:
-        """Let go of ``person``'s key if it still says ``value``."""
 
     async def table_of(self, person: str) -> str | None:
         """The table ``person`` was last paired to, if any."""
@@ -132,6 +152,16 @@ class MemoryPools:
                 del self.keys[person.key]
         return self.pools.get(pool, {}).pop(party.ticket, None) is not None
 
+    async def withdraw(self, pool: str, person: str) -> str | None:
+        state = self.keys.get(person)
+        if state is None or state.startswith("seated:"):
+            return state
+        party = self.pools.get(pool, {}).get(state)
+        if party is not None:
+            await self.leave(pool, party)
+        self.keys.pop(person, None)
+        return state
+
     async def parties(self, pool: str) -> list[Waiting]:
         found = self.pools.get(pool, {})
         for ticket, party in list(found.items()):
@@ -155,9 +185,19 @@ class MemoryPools:
                 self.keys[person.key] = f"taken:{maker}"
         return Taken(True)
 
-    async def seated(self, people: list[str], maker: str, table: str) -> None:
+    async def seat(self, people: list[str], maker: str, table: str) -> tuple[str, ...]:
+        gone = tuple(person for person in people if self.keys.get(person) != f"taken:{maker}")
         for person in people:
-            await self.release(person, f"taken:{maker}")
+            if gone:
+                self._release(person, f"taken:{maker}")
+            else:
+                self.keys[person] = f"seated:{table}"
+        return gone
+
+    async def seated(self, people: list[str], table: str) -> None:
+        # One process alone: its people heard the news as it was told.
+        for person in people:
+            self._release(person, f"seated:{table}")
             self.tables.pop(person, None)
             self.tables[person] = table
         while len(self.tables) > TABLES_KEPT:  # the oldest pairings go first
@@ -173,7 +213,7 @@ class MemoryPools:
         self.keys[person] = value
         return True
 
-    async def release(self, person: str, value: str) -> None:
+    def _release(self, person: str, value: str) -> None:
         if self.keys.get(person) == value:
             del self.keys[person]
 
@@ -211,6 +251,23 @@ for i = 2, #KEYS do
     if redis.call('GET', KEYS[i]) == ARGV[1] then redis.call('DEL', KEYS[i]) end
 end
 return redis.call('HDEL', KEYS[1], ARGV[1])
+"""
+_WITHDRAW: Final = """
+local state = redis.call('GET', KEYS[2])
+if not state then return '' end
+if string.sub(state, 1, 7) == 'seated:' then return state end
+local party = redis.call('HGET', KEYS[1], state)
+if party then
+    -- The party's other people (a friend, whom this person's process may not know yet) are
+    -- read from the party itself: their keys are made here, as the prefix makes them.
+    for _, person in ipairs(cjson.decode(party)['people']) do
+        local key = ARGV[1] .. person[1]
+        if redis.call('GET', key) == state then redis.call('DEL', key) end
+    end
+    redis.call('HDEL', KEYS[1], state)
+end
+redis.call('DEL', KEYS[2])
+return state
 """
 _TAKE: Final = """
 local gone = {}
@@ -256,9 +313,19 @@ if (redis.call('GET', KEYS[1]) or '') ~= ARGV[2] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
 return 1
 """
-_RELEASE: Final = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
+_SEAT: Final = """
+local gone = {}
+for i, key in ipairs(KEYS) do
+    if redis.call('GET', key) ~= ARGV[1] then gone[#gone + 1] = i - 1 end
+end
+for _, key in ipairs(KEYS) do
+    if #gone > 0 then
+        if redis.call('GET', key) == ARGV[1] then redis.call('DEL', key) end
+    else
+        redis.call('SET', key, ARGV[2], 'PX', ARGV[3])
+    end
+end
+return gone
 """
 
 
@@ -275,7 +342,8 @@ class RedisPools:
         self._take = self.redis.register_script(_TAKE)
         self._renew = self.redis.register_script(_RENEW)
         self._hold = self.redis.register_script(_HOLD)
-        self._release = self.redis.register_script(_RELEASE)
+        self._withdraw = self.redis.register_script(_WITHDRAW)
+        self._seat = self.redis.register_script(_SEAT)
         self._hold_ms = int(HOLD_SECONDS * 1000)
 
     @staticmethod
@@ -295,6 +363,11 @@ class RedisPools:
     async def leave(self, pool: str, party: Waiting) -> bool:
         keys = [self._pool(pool), *(self._person(p.key) for p in party.people)]
         return bool(await self._leave(keys=keys, args=[party.ticket]))
+
+    async def withdraw(self, pool: str, person: str) -> str | None:
+        state = await self._withdraw(keys=[self._pool(pool), self._person(person)],
+                                     args=[self._person("")])
+        return str(state) or None
 
     async def parties(self, pool: str) -> list[Waiting]:
         found = [Waiting.from_dict(json.loads(text))
@@ -324,12 +397,18 @@ class RedisPools:
             return Taken(True)
         return Taken(False, tuple(str(ticket) for ticket in found[1:]))
 
-    async def seated(self, people: list[str], maker: str, table: str) -> None:
+    async def seat(self, people: list[str], maker: str, table: str) -> tuple[str, ...]:
+        gone = await self._seat(keys=[self._person(person) for person in people],
+                                args=[f"taken:{maker}", f"seated:{table}",
+                                      int(TAKEN_SECONDS * 1000)])
+        return tuple(people[int(index)] for index in gone)
+
+    async def seated(self, people: list[str], table: str) -> None:
         # Their keys say so a little longer, while the news reaches their processes: one that
         # found the key gone first would put its person back in the pool.
         for person in people:
             await self._hold(keys=[self._person(person)],
-                             args=[f"seated:{table}", f"taken:{maker}", int(SEATED_NEWS * 1000)])
+                             args=[f"seated:{table}", f"seated:{table}", int(SEATED_NEWS * 1000)])
         async with self.redis.pipeline(transaction=False) as pipe:
             for person in people:
                 pipe.set(f"{PREFIX}table:{person}", table, ex=int(SEATED_SECONDS))
@@ -345,9 +424,6 @@ class RedisPools:
     async def hold(self, person: str, value: str, expected: str | None) -> bool:
         return bool(await self._hold(keys=[self._person(person)],
                                      args=[value, expected or "", self._hold_ms]))
-
-    async def release(self, person: str, value: str) -> None:
-        await self._release(keys=[self._person(person)], args=[value])
 
     async def table_of(self, person: str) -> str | None:
         found = await self.redis.get(f"{PREFIX}table:{person}")
