@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import getpass
 import json
 import os
 import platform
@@ -411,11 +412,14 @@ def cmd_bots(args: argparse.Namespace) -> int:
 def cmd_moderate(args: argparse.Namespace) -> int:
     # Imported here, like the server: the card room's packages load only for this command.
     try:
+        from .server.accounts.moderation import ModerationError
         from .server.chat import moderate
     except ImportError as error:
         raise missing_extra(error, "room", "scopa moderate") from None
 
     db = args.db or "sqlite:///scopa.db"
+    if args.moderate in ("links", "mark", "unmark", "acts"):
+        return _fair_play(args, db)
     if args.moderate == "reports":
         found = moderate.reports(db)
         if args.json:
@@ -438,10 +442,69 @@ def cmd_moderate(args: argparse.Namespace) -> int:
         return 0
     try:
         named = moderate.sanction(db, args.name, args.moderate, args.reason)
-    except moderate.ModerationError as error:
+    except ModerationError as error:
         raise UsageError(str(error)) from None
     done = "silenced (quick phrases only)" if args.moderate == "silence" else "banned"
     print(f"{named} is {done}: {' '.join(args.reason.split())}")
+    return 0
+
+
+def _system_user() -> str:
+    """Who runs this command, as the system names them: the moderators' log's default."""
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):
+        return "unknown"
+
+
+def _fair_play(args: argparse.Namespace, db: str) -> int:
+    """``scopa moderate links``, ``mark``, ``unmark`` and ``acts`` (issue 34, items C and E)."""
+    from .server.accounts import moderation
+
+    by = args.by if getattr(args, "by", None) else _system_user()
+    try:
+        if args.moderate == "links":
+            named, found = moderation.links(db, args.name)
+            if args.json:
+                print(json.dumps({"account": named, "links": [dataclasses.asdict(link)
+                                                              for link in found]},
+                                 default=str, ensure_ascii=False, indent=1))
+                return 0
+            if not found:
+                print(f"{named} shares no address and no browser with another account "
+                      "in the last 30 days")
+            for link in found:
+                who = "a deleted account" if link.deleted else link.name
+                print(f"{who} (account {link.account_id}):")
+                for shared in link.shared:
+                    print(f"  same {shared.what}, seen {shared.first_at:%Y-%m-%d %H:%M} to "
+                          f"{shared.last_at:%Y-%m-%d %H:%M} UTC")
+                for match in link.rated:
+                    print(f"  rated match {match.match_id} ({match.pool}) at "
+                          f"{match.at:%Y-%m-%d %H:%M}: {named} {match.mine}, {who} "
+                          f"{match.theirs}")
+                if not link.rated:
+                    print("  no rated match together")
+            return 0
+        if args.moderate == "acts":
+            for act in moderation.acts(db, args.name):
+                print(f"{act.at:%Y-%m-%d %H:%M} UTC: {act.moderator} {act.act}ed {act.name} "
+                      f"({act.kind}): {act.reason}")
+            return 0
+        if args.moderate == "mark":
+            named, refunds = moderation.mark(db, args.name, args.kind, args.reason, by)
+            print(f"{named} is marked ({args.kind}): off the leaderboards and the podiums, "
+                  "and its matches are casual")
+            given = "given back"
+        else:
+            named, refunds = moderation.unmark(db, args.name, args.reason, by)
+            print(f"{named} is unmarked")
+            given = "taken back"
+        for refund in refunds:
+            print(f"  {refund.name}: {refund.mu:.2f} mu {given} ({refund.pool}, match "
+                  f"{refund.match_id})")
+    except moderation.ModerationError as error:
+        raise UsageError(str(error)) from None
     return 0
 
 
@@ -827,7 +890,8 @@ def build_parser() -> argparse.ArgumentParser:
     make_puzzles.set_defaults(run=cmd_puzzles_make)
 
     moderation = commands.add_parser(
-        "moderate", help="the chat's reports; silence or ban an account"
+        "moderate", help="the chat's reports; silence or ban an account; linked accounts; "
+                         "mark an engine user or a booster"
     )
     moderation_commands = moderation.add_subparsers(
         dest="moderate", required=True, metavar="COMMAND"
@@ -841,7 +905,27 @@ def build_parser() -> argparse.ArgumentParser:
     for sanction in (silence, ban):
         sanction.add_argument("name", help="the account's name")
         sanction.add_argument("--reason", required=True, help="why: the account is shown it")
-    for command in (listed, silence, ban):
+    links = moderation_commands.add_parser(
+        "links", help="the accounts that share an address or a browser with one, "
+                      "and their rated matches together")
+    links.add_argument("name", help="the account's name")
+    links.add_argument("--json", action="store_true", help="as JSON")
+    mark = moderation_commands.add_parser(
+        "mark", help="an engine user or a booster: off the leaderboards and the podiums, "
+                     "casual from now on, its last 30 days' opponents refunded")
+    kind = mark.add_mutually_exclusive_group(required=True)
+    kind.add_argument("--engine", dest="kind", action="store_const", const="engine",
+                      help="played with an engine's help")
+    kind.add_argument("--booster", dest="kind", action="store_const", const="booster",
+                      help="bought or sold rating with another account")
+    unmark = moderation_commands.add_parser("unmark", help="undo a mark, its refunds too")
+    for act in (mark, unmark):
+        act.add_argument("name", help="the account's name")
+        act.add_argument("--reason", required=True, help="why: kept in the moderators' log")
+        act.add_argument("--by", help="the moderator, for the log (default: this system user)")
+    acts = moderation_commands.add_parser("acts", help="the moderators' marks and unmarks")
+    acts.add_argument("name", nargs="?", help="only this account's")
+    for command in (listed, silence, ban, links, mark, unmark, acts):
         command.add_argument("--db", help="database URL (default: sqlite:///scopa.db)")
         command.set_defaults(run=cmd_moderate)
 

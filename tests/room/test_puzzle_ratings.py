@@ -219,9 +219,11 @@ async def test_another_browser_at_the_guest_s_address_does_not_count_either(
     puzzle, other = SCOPA["scopa-00001"], SCOPA["scopa-00002"]
     async with Lobby(server.url) as guest:
         await attempt(guest, puzzle.id, str(puzzle.best))
+        guest_key = guest.http.cookies["scopa_browser"]
     async with Lobby(server.url) as lobby:
         await logged_in(lobby, "Volpe")
-        assert "scopa_browser" not in lobby.http.cookies
+        # Its login gave this browser a key of its own (issue 34, item C): not the guest's.
+        assert lobby.http.cookies["scopa_browser"] != guest_key
         answer = await attempt(lobby, puzzle.id, str(puzzle.best))
         assert answer["player"]["reason"] == "tried_as_guest"  # type: ignore[index]
         other_answer = await attempt(lobby, other.id, str(other.best))

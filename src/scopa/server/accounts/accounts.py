@@ -45,9 +45,10 @@ from fastapi import APIRouter, Depends, Path, Request, Response
 from pydantic import BaseModel, Field, StringConstraints
 from starlette.requests import HTTPConnection
 
+from ..common.browser import browser_key
 from ..common.errors import LobbyError
 from ..common.text import MAX_MARKS, invisible, most_marks
-from ..store import account_queries, chat_queries, rating_queries
+from ..store import account_queries, chat_queries, fairplay_queries, rating_queries
 from ..store.account_queries import SealedSeat
 from ..store.storage import Storage as Database
 from ..store.storage import now
@@ -345,7 +346,7 @@ async def limit_password_checks(request: Request, key: str) -> None:
         raise LobbyError(429, refusal)
 
 
-def client_address(request: Request) -> str:
+def client_address(request: HTTPConnection) -> str:
     """The address the request came from, as the limits count it."""
     return request.client.host if request.client is not None else "unknown"
 
@@ -378,12 +379,15 @@ async def _new_session(
     _set_cookie(request, response, COOKIE, secret)
     key = await seat_key(password, account_id)
     _set_cookie(request, response, seatkeys.KEY_COOKIE, seatkeys.encode_key(key))
-    await account_queries.set_seat_lock(_database(request), account_id, seatkeys.lock_of(key))
 
 
 # -- the routes ----------------------------------------------------------------------------
 
 
+    # Each login is a sighting, for the moderators' list of linked accounts (issue 34, item C).
+    await fairplay_queries.record_sighting(
+        _database(request), account_id, "login", "", client_address(request),
+        browser_key(request, response), moment)
 async def rate_limit(request: Request) -> None:
     """The lobby's limits per client address apply here too (reads and writes apart)."""
     refusal = await _room(request).limits.refusal(
@@ -515,8 +519,7 @@ async def change_password(
             new_key, token, held.table_code, held.seat, account.id)
 
     await account_queries.change_password(
-        _database(request), account.id, new_hash, reseal, keep_session=account.session,
-        lock=seatkeys.lock_of(new_key),
+        _database(request), account.id, new_hash, reseal, keep_session=account.session
     )
     _set_cookie(request, response, seatkeys.KEY_COOKIE, seatkeys.encode_key(new_key))
 
@@ -532,14 +535,9 @@ class HeldSeat(BaseModel):
 async def held_seats(request: Request, account: Me) -> list[HeldSeat]:
     """The seats your account holds at tables still open, with their tokens: open a table on
     another device and you are in your seat. Only a browser that logged in with the password
-    holds the key they are sealed under; a seat taken as a guest is not here. The seats the
-    room gives the account (a pool's pairing, a challenge, a tournament's game) are sealed to
-    its seat lock, kept here too for a browser that logged in before locks were kept."""
+    holds the key they are sealed under; a seat taken as a guest is not here."""
     if account.seat_key is None:
         return []
-    lock = seatkeys.lock_of(account.seat_key)
-    if await account_queries.seat_lock(_database(request), account.id) != lock:
-        await account_queries.set_seat_lock(_database(request), account.id, lock)
     found = []
     for row in await account_queries.held_seats(_database(request), account.id):
         token = seatkeys.unseal(account.seat_key, row.sealed, row.table_code, row.seat,
@@ -618,19 +616,6 @@ async def remember_seat(
     await account_queries.hold_seat(
         storage, code, seat, None if account is None else account.id, sealed
     )
-
-
-async def give_seat(
-    storage: Database, code: str, seat: int, account_id: int, token: str
-) -> None:
-    """The room gives ``account_id`` seat ``seat`` at table ``code`` (a pool pairs it, its
-    challenge is accepted, a tournament seats it): with no request of the account's at hand,
-    the token is sealed to the account's seat lock, so the seat follows the player to their
-    other devices as one they took does (``GET /api/account/seats``). An account with no lock
-    yet (no login since locks were kept) holds the seat unsealed, as before."""
-    lock = await account_queries.seat_lock(storage, account_id)
-    sealed = None if lock is None else seatkeys.seal_to_lock(lock, token, code, seat, account_id)
-    await account_queries.hold_seat(storage, code, seat, account_id, sealed)
 
 
 async def table_made(

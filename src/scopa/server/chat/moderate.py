@@ -7,38 +7,17 @@ next message (a silence) or login (a ban, which also ends its sessions at once).
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
-from typing import Any, Final, TypeVar
+from typing import Any
 
 from ..accounts.accounts import legacy_name_key, name_key
+from ..accounts.moderation import MAX_REASON, ModerationError
 from ..store import account_queries, chat_queries
-from ..store.storage import Storage, now
-
-T = TypeVar("T")
-MAX_REASON: Final = 200
-"""Characters a sanction's reason may have: the account is shown it in a sentence."""
-
-
-class ModerationError(ValueError):
-    """A moderator's request that cannot be carried out; the message says why."""
-
-
-def _run(db: str, work: Callable[[Storage], Awaitable[T]]) -> T:
-    async def run() -> T:
-        storage = Storage(db)
-        await storage.open()
-        try:
-            return await work(storage)
-        finally:
-            await storage.close()
-
-    return asyncio.run(run())
+from ..store.storage import Storage, now, run_on
 
 
 def reports(db: str) -> list[dict[str, Any]]:
     """Every report in the database at ``db``, oldest first."""
-    return _run(db, chat_queries.reports)
+    return run_on(db, chat_queries.reports)
 
 
 def sanction(db: str, name: str, kind: str, reason: str) -> str:
@@ -57,4 +36,4 @@ def sanction(db: str, name: str, kind: str, reason: str) -> str:
         await chat_queries.sanction(storage, row.account_id, kind, reason, now())
         return row.name
 
-    return _run(db, work)
+    return run_on(db, work)

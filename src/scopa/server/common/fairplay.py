@@ -46,6 +46,7 @@ CASUAL: Final = {
         f"casual: you two have played {PAIR_CAP} rated matches together in the last 24 hours, "
         "so this one moves no rating"
     ),
+    "marked": "casual: a player at this table may not play rated, so this match moves no rating",
 }
 """Why a table chosen rated plays its match casual, by stable code."""
 

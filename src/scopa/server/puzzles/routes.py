@@ -13,8 +13,8 @@ not the rough one its set's file keeps.
 
 A guest's try is answered with the answer too, so it would buy an account's first try of the
 same puzzle (issue 34, item 15). A guest's try leaves two marks for its day (UTC): the hash of
-the browser's key (:data:`BROWSER_COOKIE`, a random first-party id this module gives a browser
-on its first try) and the hash of its address. An account's first try from a browser or an
+the browser's key (:mod:`..common.browser`, a random first-party id given a browser on its first
+try) and the hash of its address. An account's first try from a browser or an
 address so marked that day is answered, kept as tried and counts for nothing, and its answer
 says why (``player.reason``, ``note``).
 """
@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import re
-import secrets
 from functools import cache
 from typing import Annotated, Any, Final, cast
 
@@ -35,6 +33,7 @@ from ...moves import Move
 from ...puzzles import THEMES, Puzzle
 from ...puzzles.sets import PRESETS, shipped
 from ..accounts.accounts import client_address, current_account, require_account
+from ..common.browser import browser_key
 from ..common.errors import LobbyError
 from ..lobby import rate_limit
 from ..store import puzzle_queries
@@ -48,13 +47,6 @@ router = APIRouter(prefix="/api/puzzles", tags=["puzzles"], dependencies=[Depend
 PresetName = Annotated[str, Path(description="scopa or escoba", max_length=16)]
 HISTORY: Final = 50
 """The latest tries a player's history lists."""
-BROWSER_COOKIE: Final = "scopa_browser"
-"""A random id of the browser, first-party and HttpOnly, given on its first try of a puzzle:
-what tells the guest's tries of this browser from another's behind the same address."""
-BROWSER_DAYS: Final = 30
-"""How long a browser keeps its id without trying another puzzle (each try renews it)."""
-BROWSER_KEY: Final = re.compile(r"[A-Za-z0-9_-]{22,64}")
-"""The shape of an id this module gives; a cookie of any other shape is replaced."""
 
 
 def _storage(request: Request) -> Storage:
@@ -185,16 +177,6 @@ class Try(BaseModel):
     move: str = Field(max_length=64, description="a legal move's code, as legal_moves has it")
 
 
-def _browser(request: Request, response: Response) -> str:
-    """The browser's id, from its cookie, or a new one; either way (re)set on ``response``."""
-    key = request.cookies.get(BROWSER_COOKIE, "")
-    if not BROWSER_KEY.fullmatch(key):
-        key = secrets.token_urlsafe(24)
-    response.set_cookie(BROWSER_COOKIE, key, max_age=BROWSER_DAYS * 24 * 3600, path="/",
-                        httponly=True, samesite="lax", secure=request.url.scheme == "https")
-    return key
-
-
 def marks(browser: str, address: str) -> list[str]:
     """The marks a guest's try leaves, and an account's try is looked up by: hashes, so the
     database keeps neither the browser's id nor the address."""
@@ -224,7 +206,7 @@ async def try_move(
                               f"{', '.join(legal_moves(puzzle))}")
     right = move == str(puzzle.best)
     account = await current_account(request, write=True)
-    seen = marks(_browser(request, response), client_address(request))
+    seen = marks(browser_key(request, response), client_address(request))
     storage = _storage(request)
     player: dict[str, Any] | None = None
     if account is None:

@@ -18,7 +18,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ..common import fairplay
 from .account_queries import chosen, named
+from .fairplay_queries import marked_among
 from .schema import (
+    account_marks,
     account_matches,
     accounts,
     matches,
@@ -146,7 +148,9 @@ async def deal_mode(storage: Storage, code: str, moment: datetime) -> TableMode:
     transaction: a table chosen rated whose seats hold two accounts that have played
     :data:`~..common.fairplay.PAIR_CAP` rated matches together in the window before
     ``moment`` plays this one casual (``pair_cap``); a tournament's game never (its director
-    chose the pairing). A casual table is read, never written."""
+    chose the pairing). A table where a marked account holds a seat plays casual, a
+    tournament's too (``marked``: :mod:`.fairplay_queries`). A casual table is read, never
+    written."""
 
     async def run(connection: AsyncConnection) -> TableMode:
         row = (await connection.execute(
@@ -156,13 +160,15 @@ async def deal_mode(storage: Storage, code: str, moment: datetime) -> TableMode:
         if row is None or not row.rated:
             return TableMode(False)
         casual = None
-        if await connection.scalar(sa.select(tournament_games.c.id).where(
-                tournament_games.c.table_code == code)) is None:
-            holders = set((await connection.scalars(
-                sa.select(seat_accounts.c.account_id).where(seat_accounts.c.table_code == code)
-            )).all())
-            if await _pair_capped(connection, holders, moment - fairplay.PAIR_WINDOW):
-                casual = "pair_cap"
+        holders = set((await connection.scalars(
+            sa.select(seat_accounts.c.account_id).where(seat_accounts.c.table_code == code)
+        )).all())
+        if await marked_among(connection, holders):
+            casual = "marked"
+        elif await connection.scalar(sa.select(tournament_games.c.id).where(
+                tournament_games.c.table_code == code)) is None and await _pair_capped(
+                connection, holders, moment - fairplay.PAIR_WINDOW):
+            casual = "pair_cap"
         if casual != row.casual:
             await connection.execute(table_modes.update().where(
                 table_modes.c.table_code == code).values(casual=casual))
@@ -245,7 +251,8 @@ async def record_match(
     accounts that have played their :data:`~..common.fairplay.PAIR_CAP` rated matches
     together already in the window make it casual here too, read in this transaction: the
     deal decided as much, but two tables of one pair dealt side by side both saw the count
-    below the cap (a tournament's game is not capped)."""
+    below the cap (a tournament's game is not capped). A marked account among them makes it
+    casual too: it may have been marked since the deal."""
 
     async def run(connection: AsyncConnection) -> None:
         done = await connection.scalar(
@@ -256,9 +263,10 @@ async def record_match(
         if done:
             return
         moving = rate
-        if moving is not None and capped and await _pair_capped(
-            connection, {part.account_id for part in played}, moment - fairplay.PAIR_WINDOW
-        ):
+        accounts_in = {part.account_id for part in played}
+        if moving is not None and (await marked_among(connection, accounts_in) or (
+                capped and await _pair_capped(
+                    connection, accounts_in, moment - fairplay.PAIR_WINDOW))):
             moving = None
         await connection.execute(account_matches.insert(), [
             {"match_id": match_id, "account_id": part.account_id, "seat": part.seat,
@@ -367,17 +375,19 @@ async def standings(
 ) -> Standings:
     """The ``top`` strongest ratings of ``pool`` with at least ``provisional`` matches,
     strongest first (by ``mu - 3 sigma``, the order of the rating shown; ties by account), and
-    ``account_id``'s own with how many counted ratings are stronger; read on one connection."""
+    ``account_id``'s own with how many counted ratings are stronger; read on one connection.
+    A marked account (:mod:`.fairplay_queries`) is listed nowhere and counted in no rank."""
     strength = ratings.c.mu - 3 * ratings.c.sigma
     query = (
         sa.select(ratings, accounts.c.name, accounts.c.deleted_at)
         .join(accounts, accounts.c.id == ratings.c.account_id)
         .where(ratings.c.pool == pool)
     )
+    unmarked = ~sa.exists().where(account_marks.c.account_id == ratings.c.account_id)
     async with storage.engine.connect() as connection:
         best = (
             await connection.execute(
-                query.where(ratings.c.matches >= provisional)
+                query.where(ratings.c.matches >= provisional, unmarked)
                 .order_by(strength.desc(), ratings.c.account_id)
                 .limit(top)
             )
@@ -392,7 +402,7 @@ async def standings(
                 above = await connection.scalar(
                     sa.select(sa.func.count()).select_from(ratings).where(
                         ratings.c.pool == pool,
-                        ratings.c.matches >= provisional,
+                        ratings.c.matches >= provisional, unmarked,
                         strength > mine.mu - 3 * mine.sigma,
                     )
                 )

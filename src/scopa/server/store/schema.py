@@ -81,7 +81,6 @@ accounts = sa.Table(
     sa.Column("password_hash", sa.String(256), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("deleted_at", sa.DateTime(timezone=True), nullable=True),
-    sa.Column("seat_lock", sa.String(64), nullable=True),
 )
 """A person who registered. ``name_key`` is what the name looks like (the SHA-256 of its TR39
 skeleton, :func:`scopa.server.accounts.accounts.name_key`): names are unique in it. A few
@@ -89,9 +88,7 @@ accounts made before migration 0008 keep their old key, the name case-folded, wh
 looks like an older account's (docs/accounts.md). A deleted account is a tombstone: its id
 stays (matches, ratings and reports point at it), its name and password hash are blanked,
 ``deleted_at`` says when, and its ``name_key`` keeps the name from others until it is released
-(:mod:`.deletion_queries`). ``seat_lock`` is the public key its seat key gives
-(:func:`scopa.server.accounts.seatkeys.lock_of`, set at each login), which seals the seats the
-room gives it; null for an account that has not logged in since migration 0021."""
+(:mod:`.deletion_queries`)."""
 
 sessions = sa.Table(
     "sessions",
@@ -464,3 +461,70 @@ daily_attempts = sa.Table(
 arrive at once on two processes) or a guest's (``account_id`` null: unranked, any number).
 ``won``, ``margin`` (the player's match points less the master's) and ``scores`` are set when
 the match ends."""
+
+
+# Linked accounts and moderators' marks (issue 34, items C and E).
+
+room_keys = sa.Table(
+    "room_keys",
+    metadata,
+    sa.Column("name", sa.String(32), primary_key=True),
+    sa.Column("secret", sa.String(128), nullable=False),
+)
+"""The room's own random keys, made by their migration: ``sightings`` keys the hashes of
+:data:`sightings`, so that a hash of an IPv4 address cannot be reversed by trying them all."""
+
+sightings = sa.Table(
+    "sightings",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("kind", sa.String(8), primary_key=True),
+    sa.Column("table_code", sa.String(16), primary_key=True),
+    sa.Column("address", sa.String(64), primary_key=True),
+    sa.Column("browser", sa.String(64), primary_key=True),
+    sa.Column("first_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("last_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_sightings_address", "address"),
+    sa.Index("ix_sightings_browser", "browser"),
+    sa.Index("ix_sightings_last_at", "last_at"),
+)
+"""Where an account was seen from: ``kind`` ``login`` (``table_code`` blank) or ``table`` (its
+seat at ``table_code``), the keyed hashes of the address and of the browser's key (blank when it
+had none), first and last seen. Rows not seen for 30 days are deleted as new ones are written;
+an account's go with its deletion."""
+
+account_marks = sa.Table(
+    "account_marks",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("act_id", sa.Integer, nullable=False),
+)
+"""An account a moderator marked (``kind`` ``engine`` or ``booster``, by the act ``act_id`` of
+:data:`moderation_acts`): off the leaderboards and the podiums, and its matches casual."""
+
+moderation_acts = sa.Table(
+    "moderation_acts",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("act", sa.String(8), nullable=False),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("reason", sa.String(200), nullable=False),
+    sa.Column("moderator", sa.String(64), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_moderation_acts_account", "account_id", "at"),
+)
+"""Every mark and unmark (``act``), of which kind, why, by whom and when: never deleted."""
+
+rating_refunds = sa.Table(
+    "rating_refunds",
+    metadata,
+    sa.Column("act_id", sa.Integer, sa.ForeignKey("moderation_acts.id"), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("match_id", sa.Integer, primary_key=True),
+    sa.Column("pool", sa.String(32), nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+)
+"""What a mark (``act_id``) gave back to an opponent: the ``mu`` it lost in match ``match_id``
+to the marked account, added to its rating in ``pool``; the unmark takes it back."""

@@ -763,3 +763,19 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def run_on(db: str, work: Callable[[Storage], Awaitable[T]]) -> T:
+    """Open the database at ``db`` as ``scopa serve`` does (migrating it first), run ``work``
+    on it and close it: what a command such as ``scopa moderate`` does beside the room's
+    processes."""
+
+    async def run() -> T:
+        storage = Storage(db)
+        await storage.open()
+        try:
+            return await work(storage)
+        finally:
+            await storage.close()
+
+    return asyncio.run(run())

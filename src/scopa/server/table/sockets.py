@@ -28,6 +28,7 @@ from typing import Any, Final, cast
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..accounts.links import seen_at_table
 from ..chat.chat import pace, person_of
 from ..chat.spectators import spectator_account
 from ..cluster.cluster import Cluster
@@ -319,6 +320,8 @@ class Connection:
         self.continues = hello.continues
         if hello.token is None:
             self.account_id = await spectator_account(self.socket)
+        else:
+            await seen_at_table(room.storage, self.socket, self.code)
         if isinstance(where, Table):
             if await where.seat_listener(
                 self, hello.token, (hello.match, hello.version), continues=hello.continues

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..store import tournament_queries
+from ..store import fairplay_queries, tournament_queries
 from ..store.storage import Storage
 from ..store.tournament_queries import StoredGame, StoredTournament
 from .director import standings_of
@@ -58,12 +58,17 @@ async def public_view(storage: Storage, tournament: StoredTournament) -> dict[st
         standings = tournament.podium
     else:
         standings = [s.public() for s in standings_of(tournament, names, games)]
+    podium: list[dict[str, Any]] = []
+    if tournament.status == "finished":
+        # A moderator's mark takes an account off the podium, even one stored before it.
+        off = await fairplay_queries.marked(storage, list(names))
+        podium = [standing for standing in standings if standing["player"] not in off][:PODIUM]
     return {
         **summary(tournament),
         "version": version(tournament, len(names), games),
         "players": len(names),
         "standings": standings,
-        "podium": standings[:PODIUM] if tournament.status == "finished" else [],
+        "podium": podium,
         "withdrawn": sorted(await tournament_queries.withdrawn(storage, tournament.id)),
         "games": [game_view(g, names) for g in games[-MAX_GAMES_SHOWN:]],
     }
