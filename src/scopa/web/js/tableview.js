@@ -543,16 +543,30 @@ export function tableView(page, actions) {
   }
 
   // Where the keyboard goes when a dialog closes: back where it was before the dialog opened,
-  // or, when that card has been played meanwhile, to the hand.
+  // or, when that card has been played meanwhile, to the hand, or once the match is over to
+  // what comes next (a rematch, the replay).
   function focusAfterDialog() {
     const back = s.focusBack ? main.querySelector(`[data-card="${s.focusBack}"]`) ??
       document.getElementById(s.focusBack) : null;
     back?.focus();
-    if (!back || document.activeElement !== back) main.querySelector(".hand button.card")?.focus();
+    if (!back || document.activeElement !== back) focusHand();
+  }
+
+  const nowhere = () => !document.activeElement || document.activeElement === document.body;
+
+  // The keyboard to the hand: its first card that may be played, else its first card, else
+  // (the match over) the over panel's first choice. A card played, a capture chosen, a
+  // round's dialog closed all take away what had the focus, and a browser then leaves it on
+  // the page's body: 4 Tabs back to the hand on each turn (issue 35, item 8).
+  function focusHand() {
+    (main.querySelector(".hand button.playable") ?? main.querySelector(".hand button.card") ??
+      main.querySelector("#over .actions button, #over .actions a"))?.focus();
   }
 
   function render() {
     const focused = document.activeElement;
+    // Whether the focus was on the table's screen, which this redraw replaces.
+    const hadFocus = focused !== main && main.contains(focused);
     const focusKey = focused?.dataset?.card ?? focused?.dataset?.move ?? focused?.id;
     const dialogWas = main.querySelector("dialog") !== null;
     const dialogNow = Boolean(s.view && s.roundShown !== null &&
@@ -611,6 +625,10 @@ export function tableView(page, actions) {
     if (modal && !modal.contains(document.activeElement)) {
       modal.querySelector(".primary, button")?.focus();
     }
+    // Lost with what it was on, or nowhere when your turn comes: to the hand.
+    const myTurn = s.view?.to_move === s.seat && s.view?.winner === null &&
+      Boolean(s.view?.legal_moves.length);
+    if (!modal && !resignNow && nowhere() && (hadFocus || myTurn)) focusHand();
     sayPlay();
     fitChat();
   }
