@@ -101,7 +101,8 @@ async def test_the_download_holds_the_accounts_data_and_no_secret(stored_server:
     assert list(data) == ["exported_at", "profile", "ratings", "rating_history", "matches",
                           "chat_messages", "chat_reports", "sessions", "seats", "sanctions",
                           "follows", "blocks", "challenge_settings", "puzzle_ratings",
-                          "puzzle_tries", "tournament_entries", "daily_attempts"]
+                          "puzzle_tries", "tournament_entries", "daily_attempts",
+                          "sightings", "fair_play_marks"]
     assert data["profile"]["id"] == anna_id and data["profile"]["name"] == "Anna"
     assert [(r["pool"], r["matches"]) for r in data["ratings"]] == [("scopa-2", 1)]
     assert [r["match_id"] for r in data["rating_history"]] == [match]
@@ -117,6 +118,10 @@ async def test_the_download_holds_the_accounts_data_and_no_secret(stored_server:
     assert {s["table_code"] for s in data["seats"]} == {
         finished["table"], grant["table"]["code"]}
     assert data["sanctions"] == [] and data["chat_reports"] == []
+    # Its registration and the laptop's login, each from its own browser: hashes, no address.
+    assert [s["kind"] for s in data["sightings"]] == ["login", "login"]
+    assert len({s["browser"] for s in data["sightings"]}) == 2
+    assert "127.0.0.1" not in answer.text and data["fair_play_marks"] == []
 
     # Nothing secret: no password hash, no session secret or its hash, no seat key, no seat
     # token, sealed or not; and nothing of Bruno's but his name at the table.

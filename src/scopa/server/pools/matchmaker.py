@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final, Literal, Protocol
 
-from ..accounts import ratings
-from ..store import account_queries, pool_queries, rating_queries, social_queries
+from ..accounts import accounts, ratings
+from ..store import pool_queries, rating_queries, social_queries
 from ..table.room import CardRoom
 from ..table.tokens import new_table_code
 from .formats import FORMATS, POOLS, Format, level_for, pool_name
@@ -454,8 +454,8 @@ class Matchmaker:
             await rating_queries.set_rated(self.room.storage, table.code, True)
         for seat, person in enumerate(seats):
             if person.account is not None:
-                await account_queries.hold_seat(
-                    self.room.storage, table.code, seat, person.account, None)
+                await accounts.give_seat(
+                    self.room.storage, table.code, seat, person.account, tokens[person.key])
         people = [person.key for person in seats]
         # Who is in is decided here, in one step against their leaves: before the deal, so a
         # table that lost someone ends unplayed (its match never began) and seats nobody.

@@ -29,7 +29,7 @@ from ..accounts import accounts, ratings
 from ..accounts.accounts import Account, legacy_name_key, name_key
 from ..cluster.hub import RedisHub
 from ..common.errors import LobbyError
-from ..store import account_queries, rating_queries, social_queries
+from ..store import rating_queries, social_queries
 from ..store.storage import now
 from ..table.room import CardRoom, build_rules, check_look
 from .book import Book, Challenge, LocalBook, RedisBook
@@ -201,7 +201,7 @@ class Challenges:
         assert first is not None and first_token is not None
         seat, token = await table.join(me.name, None)
         await accounts.table_made(storage, table.code, seat, me, challenge.rated, token)
-        await account_queries.hold_seat(storage, table.code, first, challenge.from_id, None)
+        await accounts.give_seat(storage, table.code, first, challenge.from_id, first_token)
         await table.start(first_token)
         info = table.info()
         await self._told(challenge, "accepted",

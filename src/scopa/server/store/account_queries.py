@@ -332,6 +332,30 @@ async def hold_seat(
     await storage.write(run)
 
 
+async def seat_lock(storage: Storage, account_id: int) -> str | None:
+    """The seat lock stored with ``account_id`` (:mod:`..accounts.seatkeys`), or None: an
+    account that has not logged in since locks were kept, or none at all."""
+    async with storage.engine.connect() as connection:
+        found: str | None = await connection.scalar(
+            sa.select(accounts.c.seat_lock).where(accounts.c.id == account_id)
+        )
+    return found
+
+
+async def set_seat_lock(storage: Storage, account_id: int, lock: str) -> None:
+    """Keep ``lock`` as ``account_id``'s seat lock (written only when it changes)."""
+
+    async def run(connection: AsyncConnection) -> None:
+        await connection.execute(
+            accounts.update()
+            .where(accounts.c.id == account_id,
+                   sa.or_(accounts.c.seat_lock.is_(None), accounts.c.seat_lock != lock))
+            .values(seat_lock=lock)
+        )
+
+    await storage.write(run)
+
+
 async def held_seats(storage: Storage, account_id: int) -> list[HeldSealedSeat]:
     """The sealed seats of ``account_id`` at tables waiting, playing or over (a table over
     may start a rematch), by table code."""
@@ -353,16 +377,18 @@ async def held_seats(storage: Storage, account_id: int) -> list[HeldSealedSeat]:
 
 
 async def change_password(
-    storage: Storage, account_id: int, new_hash: str, reseal: Reseal, *, keep_session: int
+    storage: Storage, account_id: int, new_hash: str, reseal: Reseal, *, keep_session: int,
+    lock: str,
 ) -> None:
-    """One transaction: ``account_id``'s password hash becomes ``new_hash``, each seat it holds
-    sealed is sealed again by ``reseal`` (or its seal dropped), and every session of the
-    account but ``keep_session`` ends. Being one transaction, no seat is ever left sealed under
-    a key that no password gives any more."""
+    """One transaction: ``account_id``'s password hash becomes ``new_hash`` and its seat lock
+    ``lock`` (the new key's), each seat it holds sealed is sealed again by ``reseal`` (or its
+    seal dropped), and every session of the account but ``keep_session`` ends. Being one
+    transaction, no seat is ever left sealed under a key that no password gives any more."""
 
     async def run(connection: AsyncConnection) -> None:
         await connection.execute(
-            accounts.update().where(accounts.c.id == account_id).values(password_hash=new_hash)
+            accounts.update().where(accounts.c.id == account_id)
+            .values(password_hash=new_hash, seat_lock=lock)
         )
         held = await connection.execute(
             sa.select(seat_accounts).where(

@@ -21,6 +21,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .schema import (
+    account_marks,
     account_matches,
     account_sanctions,
     accounts,
@@ -37,6 +38,7 @@ from .schema import (
     ratings,
     seat_accounts,
     sessions,
+    sightings,
     tables,
     tournament_players,
 )
@@ -168,6 +170,9 @@ SECTIONS: tuple[Section, ...] = (
     Section("puzzle_tries", rows_of(puzzle_tries, "account_id", order="at")),
     Section("tournament_entries", rows_of(tournament_players, "account_id")),
     Section("daily_attempts", rows_of(daily_attempts, "account_id", order="day")),
+    # Where it was seen from: the keyed hashes only, as the room keeps them (docs/accounts.md).
+    Section("sightings", rows_of(sightings, "account_id", order="first_at")),
+    Section("fair_play_marks", rows_of(account_marks, "account_id")),
 )
 """The download's sections, in its order."""
 

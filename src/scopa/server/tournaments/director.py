@@ -33,7 +33,8 @@ from datetime import datetime, time, timedelta
 from typing import Any, Final
 
 from ...rules import Rules
-from ..store import account_queries, rating_queries, tournament_queries
+from ..accounts import accounts
+from ..store import rating_queries, tournament_queries
 from ..store.storage import now
 from ..store.tournament_queries import StoredGame, StoredTournament
 from ..table.finished import FinishedMatch
@@ -367,8 +368,8 @@ class Tournaments:
             self.storage, game.id, table.code, first_token, second_token
         ):
             return
-        await account_queries.hold_seat(self.storage, table.code, 0, game.first, None)
-        await account_queries.hold_seat(self.storage, table.code, second_seat, game.second, None)
+        await accounts.give_seat(self.storage, table.code, 0, game.first, first_token)
+        await accounts.give_seat(self.storage, table.code, second_seat, game.second, second_token)
         await rating_queries.set_rated(self.storage, table.code, True)
         await table.start_now()
         for account, seat, token, opponent in (
