@@ -65,6 +65,8 @@ def test_a_whole_match_with_the_keyboard_alone(browser: Browser, web_server: str
     tab_to(page, "#play-points input:checked")
     page.keyboard.press("ArrowLeft")
     expect(page.locator("#play-points input:checked")).to_have_value("6")
+    # The choice drawn again keeps the focus, so the next Tab goes on from it.
+    assert page.evaluate("document.activeElement.value") == "6"
     tab_to(page, "#play-now")
     page.keyboard.press("Enter")
     page.wait_for_selector("#board")

@@ -153,10 +153,15 @@ export function showLobby(main) {
     points: QUICK_POINTS.includes(kept.points) ? kept.points : null,
   };
 
+  // The panel is drawn again with the choice made; the focus stays on the choice, where the
+  // arrow keys made it: on the panel drawn away, it fell to the page's body, and the next Tab
+  // went back to the panel's first group (issue 35, item 8).
   function choose(change) {
     Object.assign(quick, change);
     keepQuickChoices(quick);
+    const group = document.activeElement?.closest("#quick-choices fieldset")?.id;
     document.getElementById("quick-choices")?.replaceWith(quickChoicesPanel());
+    if (group) document.querySelector(`#${group} input:checked`)?.focus();
   }
 
   function choiceRow(id, legendKey, options, chosen, onPick) {
