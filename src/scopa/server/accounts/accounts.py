@@ -390,6 +390,7 @@ async def _new_session(
         browser_key(request, response), moment)
 async def rate_limit(request: Request) -> None:
     """The lobby's limits per client address apply here too (reads and writes apart)."""
+    await account_queries.set_seat_lock(_database(request), account_id, seatkeys.lock_of(key))
     refusal = await _room(request).limits.refusal(
         client_address(request), write=request.method != "GET")
     if refusal is not None:
@@ -519,7 +520,8 @@ async def change_password(
             new_key, token, held.table_code, held.seat, account.id)
 
     await account_queries.change_password(
-        _database(request), account.id, new_hash, reseal, keep_session=account.session
+        _database(request), account.id, new_hash, reseal, keep_session=account.session,
+        lock=seatkeys.lock_of(new_key),
     )
     _set_cookie(request, response, seatkeys.KEY_COOKIE, seatkeys.encode_key(new_key))
 
@@ -535,7 +537,9 @@ class HeldSeat(BaseModel):
 async def held_seats(request: Request, account: Me) -> list[HeldSeat]:
     """The seats your account holds at tables still open, with their tokens: open a table on
     another device and you are in your seat. Only a browser that logged in with the password
-    holds the key they are sealed under; a seat taken as a guest is not here."""
+    holds the key they are sealed under; a seat taken as a guest is not here. The seats the
+    room gives the account (a pool's pairing, a challenge, a tournament's game) are sealed to
+    its seat lock, kept here too for a browser that logged in before locks were kept."""
     if account.seat_key is None:
         return []
     found = []
@@ -553,6 +557,9 @@ async def held_seats(request: Request, account: Me) -> list[HeldSeat]:
 async def list_sessions(request: Request, account: Me) -> list[SessionView]:
     """Your account's sessions (never anyone else's, never their secrets)."""
     return [
+    lock = seatkeys.lock_of(account.seat_key)
+    if await account_queries.seat_lock(_database(request), account.id) != lock:
+        await account_queries.set_seat_lock(_database(request), account.id, lock)
         SessionView(
             id=row.id, agent=row.agent, created_at=row.created_at.isoformat(),
             seen_at=row.seen_at.isoformat(), current=row.id == account.session,
@@ -628,3 +635,16 @@ async def table_made(
         await rating_queries.set_rated(storage, code, rated)
     if account is not None:
         await remember_seat(storage, code, seat, account, token)
+async def give_seat(
+    storage: Database, code: str, seat: int, account_id: int, token: str
+) -> None:
+    """The room gives ``account_id`` seat ``seat`` at table ``code`` (a pool pairs it, its
+    challenge is accepted, a tournament seats it): with no request of the account's at hand,
+    the token is sealed to the account's seat lock, so the seat follows the player to their
+    other devices as one they took does (``GET /api/account/seats``). An account with no lock
+    yet (no login since locks were kept) holds the seat unsealed, as before."""
+    lock = await account_queries.seat_lock(storage, account_id)
+    sealed = None if lock is None else seatkeys.seal_to_lock(lock, token, code, seat, account_id)
+    await account_queries.hold_seat(storage, code, seat, account_id, sealed)
+
+

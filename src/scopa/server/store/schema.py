@@ -81,6 +81,7 @@ accounts = sa.Table(
     sa.Column("password_hash", sa.String(256), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("deleted_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("seat_lock", sa.String(64), nullable=True),
 )
 """A person who registered. ``name_key`` is what the name looks like (the SHA-256 of its TR39
 skeleton, :func:`scopa.server.accounts.accounts.name_key`): names are unique in it. A few
@@ -88,7 +89,9 @@ accounts made before migration 0008 keep their old key, the name case-folded, wh
 looks like an older account's (docs/accounts.md). A deleted account is a tombstone: its id
 stays (matches, ratings and reports point at it), its name and password hash are blanked,
 ``deleted_at`` says when, and its ``name_key`` keeps the name from others until it is released
-(:mod:`.deletion_queries`)."""
+(:mod:`.deletion_queries`). ``seat_lock`` is the public key its seat key gives
+(:func:`scopa.server.accounts.seatkeys.lock_of`, set at each login), which seals the seats the
+room gives it; null for an account that has not logged in since migration 0021."""
 
 sessions = sa.Table(
     "sessions",
