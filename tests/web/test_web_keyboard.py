@@ -11,8 +11,15 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, expect
 
-from .test_web_capture_choice import SEATS, VIEW
-from .web_support import DESKTOP, open_page, open_scripted, scripted, state_message
+from .web_support import (
+    DESKTOP,
+    open_page,
+    open_scripted,
+    scripted,
+    seat_info,
+    state_message,
+    view_of,
+)
 
 FOCUSED_IN_HAND = "document.activeElement?.closest('.hand') !== null"
 
@@ -109,19 +116,22 @@ def test_a_whole_match_with_the_keyboard_alone(browser: Browser, web_server: str
 
 
 def test_a_play_is_said_in_the_live_region_in_italian(browser: Browser, web_server: str) -> None:
-    table = scripted("CHSE42", SEATS, VIEW)
-    watched = open_scripted(browser, web_server, "CHSE42", table, locale="it-IT")
+    seats = [seat_info(0, 0, "Ada"), seat_info(1, 1, "Bot 2", kind="bot", level="expert")]
+    before = view_of(hand=["5H", "KH"], table=["AD", "6D", "3S"], hand_sizes=[2, 3], to_move=1)
+    table = scripted("SAID42", seats, before)
+    watched = open_scripted(browser, web_server, "SAID42", table, locale="it-IT")
     page = watched.page
     page.evaluate("window.region = document.getElementById('plays-said')")
-    after = {**VIEW, "hand": ["5H", "KH"], "table": ["AD", "3S", "4C", "2H"],
-             "hand_sizes": [2, 2], "to_move": 1, "legal_moves": [],
-             "last_move": {"seat": 0, "move": "7Cx6D", "sweep": False}}  # fmt: skip
-    table.push(state_message("CHSE42", 6, after, play={"seat": 0, "move": "7Cx6D", "sweep": False}))
+    play = {"seat": 1, "move": "6Cx6D", "sweep": False}
+    after = view_of(hand=["5H", "KH"], table=["AD", "3S"], hand_sizes=[2, 2], to_move=0,
+                    last_move=play, legal_moves=["5H", "KH"])  # fmt: skip
+    table.push(state_message("SAID42", 6, after, play=play))
     expect(page.locator("#board")).to_have_attribute("data-version", "6")
     assert page.evaluate("document.getElementById('plays-said') === window.region"), (
         "the region is the one that was there before the play"
     )
     said = str(page.text_content("#plays-said"))
-    assert said == page.inner_text("#last-move") and "ha preso" in said, said
+    assert said == page.inner_text("#last-move"), said
+    assert said == "Computer 2 ha giocato sei di fiori e ha preso: sei di quadri.", said
     watched.check()
     page.context.close()
