@@ -377,20 +377,20 @@ async def _new_session(
         ending=hash_secret(old) if old else None,
     )
     _set_cookie(request, response, COOKIE, secret)
+    # Each login is a sighting, for the moderators' list of linked accounts (issue 34, item C).
+    await fairplay_queries.record_sighting(
+        _database(request), account_id, "login", "", client_address(request),
+        browser_key(request, response), moment)
     key = await seat_key(password, account_id)
     _set_cookie(request, response, seatkeys.KEY_COOKIE, seatkeys.encode_key(key))
+    await account_queries.set_seat_lock(_database(request), account_id, seatkeys.lock_of(key))
 
 
 # -- the routes ----------------------------------------------------------------------------
 
 
-    # Each login is a sighting, for the moderators' list of linked accounts (issue 34, item C).
-    await fairplay_queries.record_sighting(
-        _database(request), account_id, "login", "", client_address(request),
-        browser_key(request, response), moment)
 async def rate_limit(request: Request) -> None:
     """The lobby's limits per client address apply here too (reads and writes apart)."""
-    await account_queries.set_seat_lock(_database(request), account_id, seatkeys.lock_of(key))
     refusal = await _room(request).limits.refusal(
         client_address(request), write=request.method != "GET")
     if refusal is not None:
@@ -542,6 +542,9 @@ async def held_seats(request: Request, account: Me) -> list[HeldSeat]:
     its seat lock, kept here too for a browser that logged in before locks were kept."""
     if account.seat_key is None:
         return []
+    lock = seatkeys.lock_of(account.seat_key)
+    if await account_queries.seat_lock(_database(request), account.id) != lock:
+        await account_queries.set_seat_lock(_database(request), account.id, lock)
     found = []
     for row in await account_queries.held_seats(_database(request), account.id):
         token = seatkeys.unseal(account.seat_key, row.sealed, row.table_code, row.seat,
@@ -557,9 +560,6 @@ async def held_seats(request: Request, account: Me) -> list[HeldSeat]:
 async def list_sessions(request: Request, account: Me) -> list[SessionView]:
     """Your account's sessions (never anyone else's, never their secrets)."""
     return [
-    lock = seatkeys.lock_of(account.seat_key)
-    if await account_queries.seat_lock(_database(request), account.id) != lock:
-        await account_queries.set_seat_lock(_database(request), account.id, lock)
         SessionView(
             id=row.id, agent=row.agent, created_at=row.created_at.isoformat(),
             seen_at=row.seen_at.isoformat(), current=row.id == account.session,
@@ -625,16 +625,6 @@ async def remember_seat(
     )
 
 
-async def table_made(
-    storage: Database, code: str, seat: int | None, account: Account | None, rated: bool,
-    token: str | None = None,
-) -> None:
-    """A new table: whether it is rated, and its creator's seat. A guest's casual table
-    writes nothing more than it did before accounts (no row means casual, and no account)."""
-    if rated:
-        await rating_queries.set_rated(storage, code, rated)
-    if account is not None:
-        await remember_seat(storage, code, seat, account, token)
 async def give_seat(
     storage: Database, code: str, seat: int, account_id: int, token: str
 ) -> None:
@@ -648,3 +638,13 @@ async def give_seat(
     await account_queries.hold_seat(storage, code, seat, account_id, sealed)
 
 
+async def table_made(
+    storage: Database, code: str, seat: int | None, account: Account | None, rated: bool,
+    token: str | None = None,
+) -> None:
+    """A new table: whether it is rated, and its creator's seat. A guest's casual table
+    writes nothing more than it did before accounts (no row means casual, and no account)."""
+    if rated:
+        await rating_queries.set_rated(storage, code, rated)
+    if account is not None:
+        await remember_seat(storage, code, seat, account, token)
