@@ -384,6 +384,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             review_per_address=args.review_per_address,
             review_per_account=args.review_per_account,
             pool_bot_offer=args.pool_bot_offer,
+            pool_joins=args.pool_joins,
             daily_arena=args.daily_arena,
             daily_arena_minutes=args.daily_arena_minutes,
             daily_arena_preset=args.daily_arena_preset,
@@ -778,6 +779,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="seconds a person waits in a pool before the computer is offered meanwhile "
         "(default: 30)",
+    )
+    serve.add_argument(
+        "--pool-joins",
+        metavar="LIMITS",
+        help="pool joins allowed per client address and per person "
+        "(default: '10/minute;100/hour')",
     )
     serve.add_argument(
         "--provisional-matches",

@@ -28,10 +28,16 @@ class Waiter:
     seen: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
-    async def open(cls, url: str, cookie: str | None = None) -> Waiter:
+    async def open(cls, url: str, cookie: str | None = None, local: str | None = None
+                   ) -> Waiter:
+        """``local``: the loopback address to connect from (127.0.0.2, say), for another
+        client address than 127.0.0.1's."""
         headers = {"Cookie": cookie} if cookie else None
+        if local is None:
+            return cls(await connect(pools_url(url), open_timeout=TIMEOUT,
+                                     additional_headers=headers))
         return cls(await connect(pools_url(url), open_timeout=TIMEOUT,
-                                 additional_headers=headers))
+                                 additional_headers=headers, local_addr=(local, 0)))
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.socket.send(json.dumps(message))

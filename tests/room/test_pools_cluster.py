@@ -38,7 +38,9 @@ async def paired(waiter: Waiter) -> dict[str, Any] | None:
 
 
 async def test_three_processes_pair_everyone_once_through_a_kill_9() -> None:
-    async with room_processes(("p1", "p2", "p3"), "--bot-delay", "0") as room:
+    # 35 joins from one loopback address in a few seconds: past the pools' join limit.
+    async with room_processes(("p1", "p2", "p3"), "--bot-delay", "0",
+                              "--pool-joins", "1000/minute") as room:
         db, redis_url, servers = room.db, room.redis, list(room.servers.values())
         people: dict[str, tuple[int, Waiter, asyncio.Task[dict[str, Any] | None]]] = {}
 

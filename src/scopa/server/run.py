@@ -46,6 +46,7 @@ def settings_from(
     review_per_address: str | None = None,
     review_per_account: str | None = None,
     pool_bot_offer: float | None = None,
+    pool_joins: str | None = None,
     daily_arena: str | None = None,
     daily_arena_minutes: int | None = None,
     daily_arena_preset: str | None = None,
@@ -71,7 +72,8 @@ def settings_from(
                            ("--login-per-account", login_per_account),
                            ("--register-per-address", register_per_address),
                            ("--review-per-address", review_per_address),
-                           ("--review-per-account", review_per_account)):
+                           ("--review-per-account", review_per_account),
+                           ("--pool-joins", pool_joins)):
         if limits is not None:
             try:
                 parse_many(limits)
@@ -112,6 +114,7 @@ def settings_from(
         review_per_address=review_per_address or Settings.review_per_address,
         review_per_account=review_per_account or Settings.review_per_account,
         pool_bot_offer=Settings.pool_bot_offer if pool_bot_offer is None else pool_bot_offer,
+        pool_joins=pool_joins or Settings.pool_joins,
         daily_arena=daily_arena,
         daily_arena_minutes=(Settings.daily_arena_minutes if daily_arena_minutes is None
                              else daily_arena_minutes),

@@ -36,6 +36,11 @@ DEFAULT_REVIEW_QUEUE = 4
 """Reviews one process works out at once; one more asked is refused (503), not queued."""
 DEFAULT_POOL_BOT_OFFER = 30.0
 """Seconds a person waits in a pool before the computer is offered while they wait on."""
+DEFAULT_POOL_JOINS = "10/minute;100/hour"
+"""Joins of a pool allowed per client address and per person (a guest's browser key, an
+account). A join is a match: one a minute each for a household of a few behind one router,
+a cancel and a join again among them, fits; one address with no account dealt 342 tables a
+minute through the pools, whose stand-ins then played them out (docs/room.md, "Pools")."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +120,9 @@ class Settings:
     """Seconds between two waves of the pools' pairing (each process runs its own)."""
     pool_bot_offer: float = DEFAULT_POOL_BOT_OFFER
     """Seconds a person waits in a pool before they are offered the computer meanwhile."""
+    pool_joins: str = DEFAULT_POOL_JOINS
+    """Pool joins allowed per client address and per person (the ``limits`` library's
+    notation), and so pairings: the pools' tables are writes like the lobby's."""
     daily_arena: str | None = None
     """The hour (``HH:MM``, UTC) of an arena held every day, made by the room itself and
     listed in the lobby a day ahead (None: no daily arena)."""

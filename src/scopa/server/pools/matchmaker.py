@@ -32,8 +32,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final, Literal, Protocol
 
+from limits import parse_many
+from limits.aio.strategies import MovingWindowRateLimiter
+
 from ..accounts import accounts, ratings
 from ..store import pool_queries, rating_queries, social_queries
+from ..table.ratelimit import limit_storage
 from ..table.room import CardRoom
 from ..table.tokens import new_table_code
 from .formats import FORMATS, POOLS, Format, level_for, pool_name
@@ -157,9 +161,13 @@ class Matchmaker:
         :func:`.matching.couples`)."""
         self._loop: asyncio.Task[None] | None = None
         self._seating = asyncio.Semaphore(SEATING)
+        self._join_limits = parse_many(self.settings.pool_joins)
+        self._joins: MovingWindowRateLimiter | None = None
         room.hub.on_told(self.told)
 
     async def open(self) -> None:
+        # Made here: the limits' memory storage starts its expiry task in the running loop.
+        self._joins = MovingWindowRateLimiter(limit_storage(self.settings.redis_url))
         self._loop = asyncio.create_task(self._now_and_then(), name="scopa-pools")
 
     async def close(self) -> None:
@@ -183,10 +191,11 @@ class Matchmaker:
     # -- a person's requests -----------------------------------------------------------------
 
     async def join(
-        self, socket: Socket, person: Person, format_name: str, rated: bool, pair: str | None
+        self, socket: Socket, person: Person, address: str, format_name: str, rated: bool,
+        pair: str | None,
     ) -> None:
-        """``person`` asks to play in a pool; ``pair`` is ``new`` (make a pair code for a
-        friend), a friend's pair code, or None. Refused with a :class:`PoolError`."""
+        """``person`` asks from ``address`` to play in a pool; ``pair`` is ``new`` (make a pair
+        code for a friend), a friend's pair code, or None. Refused with a :class:`PoolError`."""
         found = FORMATS.get(format_name)
         if found is None:
             raise PoolError("unknown_pool", f"there is no pool {format_name!r}; the pools are: "
@@ -194,6 +203,7 @@ class Matchmaker:
         if rated and person.account is None:
             raise PoolError("guests_casual", "guests play casual games only: log in to play "
                             "rated, or choose casual")
+        await self._count_join(person, address)
         if rated and person.account is not None:
             # A fresh second account cannot be paired rated with its owner's main one at once.
             refusal = await ratings.newcomer_refusal(
@@ -230,6 +240,19 @@ class Matchmaker:
         # Counted at once (the next wave counts everyone again), so nobody reads "0 waiting".
         self.counts[pool] = self.counts.get(pool, 0) + 1
         self._show(held)
+
+    async def _count_join(self, person: Person, address: str) -> None:
+        """Count a join against ``Settings.pool_joins``, per address and per person, as the
+        lobby's writes are counted: each join may deal a table. Past it, refused."""
+        assert self._joins is not None, "open() first"
+        for limit in self._join_limits:
+            if not await self._joins.hit(limit, "pool-join-address", address):
+                raise PoolError("too_many_joins", f"too many pool joins from your address (at "
+                                f"most {limit}): wait a little and join again")
+        for limit in self._join_limits:
+            if not await self._joins.hit(limit, "pool-join-person", person.key):
+                raise PoolError("too_many_joins", f"too many pool joins from you (at most "
+                                f"{limit}): wait a little and join again")
 
     async def _make_pair(self, held: Held) -> None:
         code = new_table_code()

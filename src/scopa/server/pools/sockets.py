@@ -6,7 +6,9 @@ session cookie. Every message is read with the same limits as a table's socket (
 bucket per connection); bad input gets an ``error`` with a code and a sentence and changes
 nothing; a flood, a page of another site, and a socket that does not join within
 ``Settings.hello_timeout`` are closed with 1008; a process's or one address's socket beyond the
-caps with 1013 (try again later). docs/protocol.md lists the messages and the codes.
+caps with 1013 (try again later). Joins are counted per address and per person
+(``Settings.pool_joins``, in the matchmaker). docs/protocol.md lists the messages and the
+codes.
 """
 
 from __future__ import annotations
@@ -103,9 +105,10 @@ def read(text: str) -> Join | Leave | PlayBot | Ping:
 class PoolSocket:
     """One waiting person's socket: what it is sent goes through an outbox, in order."""
 
-    def __init__(self, socket: WebSocket, settings: Settings) -> None:
+    def __init__(self, socket: WebSocket, settings: Settings, address: str) -> None:
         self.socket = socket
         self.settings = settings
+        self.address = address
         self.outbox: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue(OUTBOX + 1)
         self.bucket = TokenBucket(settings.rate_capacity, settings.rate_per_second)
         self.closing = False
@@ -177,7 +180,8 @@ class PoolSocket:
                 raise PoolError("already_waiting", "this socket waits in a pool already: leave "
                                 "it first to join another")
             person = await self._person(matchmaker, account, message)
-            await matchmaker.join(self, person, message.pool, message.rated, message.pair)
+            await matchmaker.join(
+                self, person, self.address, message.pool, message.rated, message.pair)
             self.person = person
         elif isinstance(message, Leave):
             left = "not_waiting" if self.person is None else await matchmaker.leave(
@@ -218,8 +222,8 @@ class PoolSockets:
     async def serve(self, socket: WebSocket) -> None:
         await socket.accept()
         settings = self.matchmaker.settings
-        connection = PoolSocket(socket, settings)
         address = address_of(socket)
+        connection = PoolSocket(socket, settings, address)
         if self.places.full(address):
             await socket.close(TRY_AGAIN_LATER, "the pools are full just now; try again later")
             return
