@@ -589,7 +589,10 @@ async def check_guest_name(storage: Database, name: str) -> None:
     """Refuse (409) a guest's display name that looks like an account's: a guest cannot sit as
     ``Anna`` (nor as Cyrillic ``\u0410nna``) while Anna has an account. What guests are called by
     default (:data:`GUEST_NAMES`) is always free. The name is cleaned as the table cleans it
-    (a 422 for an empty one, as there)."""
+    (a 422 for an empty one, as there). A deleted account's name (and its look-alikes) is no
+    guest's either for :data:`NAME_KEPT`, as it is no new account's (``name_kept``): else the
+    people who played that account would take a guest under its name for it (issue 34,
+    item 12)."""
     cleaned = clean_display_name(name)
     key = name_key(cleaned)
     if key in _GUEST_KEYS:
@@ -600,6 +603,14 @@ async def check_guest_name(storage: Database, name: str) -> None:
             409, f"the name {cleaned!r} belongs to an account: log in to sit as {owner}, or "
             "choose another name"
         )
+    holder = await account_queries.name_holder(storage, key)
+    if holder is not None and holder.deleted_at is not None \
+            and now() < holder.deleted_at + NAME_KEPT:
+        free = (holder.deleted_at + NAME_KEPT).strftime("%Y-%m-%d %H:%M UTC")
+        raise LobbyError(
+            409, f"the name {cleaned!r} belonged to an account deleted on "
+            f"{holder.deleted_at:%Y-%m-%d}: nobody may sit under it before {free}",
+            code="name_kept")
 
 
 def seat_name(account: Account | None, name: str | None) -> str | None:

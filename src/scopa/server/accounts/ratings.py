@@ -207,10 +207,10 @@ async def _match_over(storage: Storage, match: FinishedMatch) -> None:
     played = [Played(account, seat, result(seat)) for seat, account in accounts.items()]
     # A match given up before each side made 2 moves of its own is kept in the record, and
     # rates nobody (docs/ratings.md, "Fair play"): a second account that resigns at move 0
-    # gives its owner nothing.
+    # gives its owner nothing. Nor does one resigned because an account at it was deleted.
     await rating_queries.record_match(
         storage, match.match_id, pool, played, moment,
-        rate if rated and not match.short else None, short=match.short,
+        rate if rated and not match.short and not match.deleted else None, short=match.short,
         capped=not found.tournament,
     )
 

@@ -9,13 +9,17 @@ data. It reads every match the account played, so it is limited per account
 
 Deleting asks for the password again, under the login's limits (a stolen session alone cannot
 delete an account), and makes the account a tombstone (:mod:`..store.deletion_queries` says
-what goes and why the row stays). Its name is free again for a new registration after
+what goes and why the row stays). The account then lives on at no table (issue 34, item 12):
+the room, every process of it, resigns the matches it was playing, its seats read "deleted
+player" and their tokens open nothing, and its sockets close
+(:meth:`..table.room.CardRoom.account_deleted`). Its name is free again for a new registration after
 :data:`.accounts.NAME_KEPT`.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from typing import Annotated, Final, cast
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -37,6 +41,8 @@ from .accounts import (
     password_matches,
     rate_limit,
 )
+
+log = logging.getLogger(__name__)
 
 EXPORTS_PER_ACCOUNT: Final = "3/minute;20/hour"
 """Downloads one account may make: each reads every match it ever played."""
@@ -105,6 +111,11 @@ async def delete_account(
     stored = await account_queries.password_hash(storage, account.id)
     if stored is None or not await password_matches(body.password, stored):
         raise LobbyError(403, "the password is wrong: the account was not deleted")
-    await deletion_queries.delete_account(storage, account.id, clock(request))
+    held = await deletion_queries.delete_account(storage, account.id, clock(request))
+    try:
+        await _room(request).account_deleted(account.id, held)
+    except Exception:
+        # Deleted all the same: its stored seats already open nothing (deletion_queries).
+        log.exception("account %s: its tables and sockets could not all be told", account.id)
     for name in (COOKIE, seatkeys.KEY_COOKIE):
         response.delete_cookie(name, path="/", httponly=True, samesite="lax")

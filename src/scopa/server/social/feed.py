@@ -17,7 +17,9 @@ which nobody is told of: with several processes those lists are also read again 
 
 Bounded as the lobby's feed is (:mod:`..socket_places`): sockets per process and per client
 address (1013 past either), a binary frame closes its socket with 1008, and so does a socket
-opened with no live session or from a page of another site. The client sends nothing else.
+opened with no live session or from a page of another site, and every socket of an account
+once it is deleted (the room tells :data:`..table.room.ACCOUNT_DELETED`). The client sends
+nothing else.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from ..socket_places import (
 from ..store import social_queries
 from ..table.finished import FinishedMatch
 from ..table.protocol import encode
-from ..table.room import CardRoom
+from ..table.room import ACCOUNT_DELETED, CardRoom
 from .presence import LAPSE_SECONDS, LocalPresence, Presence, RedisPresence
 
 log = logging.getLogger(__name__)
@@ -105,12 +107,22 @@ class PeopleFeed:
         if message.get("type") == FRIENDS_CHANGED:
             self._soon(self.send_friends(person))
             return
+        if message.get("type") == ACCOUNT_DELETED:
+            self._soon(self._deleted(person))
+            return
         self._soon(self._send(person, encode(message)))
 
     async def _send(self, person: str, text: str) -> None:
         for socket in list(self.sockets.get(person, ())):
             with contextlib.suppress(Exception):  # a socket closing meanwhile
                 await socket.send_text(text)
+
+    async def _deleted(self, person: str) -> None:
+        """``person``'s account was deleted: its sockets here close with 1008, after which a
+        client does not connect again (issue 34, item 12)."""
+        for socket in list(self.sockets.get(person, ())):
+            with contextlib.suppress(Exception):  # a socket closing meanwhile
+                await socket.close(POLICY_VIOLATION, "account deleted")
 
     async def friends(self, account_id: int) -> list[dict[str, Any]]:
         """Those ``account_id`` follows, by name: whether each is online, and the table where

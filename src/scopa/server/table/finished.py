@@ -55,6 +55,9 @@ class FinishedMatch:
     """Each side's moves of its own: its people's (not a stand-in's, nor those of the bot that
     took over a seat walked out of) and its bots' from the deal. None: not counted (a table
     that is told of no such thing, as the example above)."""
+    deleted: tuple[int, ...] = ()
+    """People's seats whose account was deleted while the match was played: the table resigned
+    the match for them, and it rates nobody (issue 34, item 12)."""
 
     @property
     def short(self) -> bool:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Final
 
 import sqlalchemy.exc
 
@@ -23,6 +23,7 @@ from ...rules import Rules
 from ..common.errors import LobbyError
 from ..common.hub import Hub, LocalHub, process_name
 from ..settings import Settings
+from ..store.deletion_queries import HeldSeat
 from ..store.storage import Storage, StoredSeat, StoredTable, now
 from .bots import BotPool, Bots
 from .finished import MatchEnds
@@ -41,6 +42,10 @@ replay, if that is what is asked): a sentence keeps the record hidden for now.""
 CODE_ATTEMPTS = 20
 """Table codes tried before giving up: with 32**6 codes a clash is rare, twenty in a row is a
 broken database."""
+ACCOUNT_DELETED: Final = "account_deleted"
+"""What the room tells a deleted account's key (``account:ID``, as its ``/ws/me`` goes by):
+each process's tables let its seats go and close its sockets, and ``/ws/me`` closes its own
+(:meth:`CardRoom.account_deleted`)."""
 
 
 def build_rules(
@@ -105,6 +110,9 @@ class CardRoom:
         self._open_list: tuple[int, float, list[dict[str, Any]]] | None = None
         """The open-table list as last read from the database: the lobby's version it was
         read at, when, and the list."""
+        self._letting_go: set[asyncio.Task[None]] = set()
+        """Deleted accounts' seats and sockets being let go of here, as the room was told."""
+        self.hub.on_told(self._told)
 
     async def open(self) -> None:
         """Migrate the database, expire the waiting tables that waited too long, then (alone)
@@ -316,6 +324,46 @@ class CardRoom:
         if code is not None:
             raise LobbyError(409, f"there is a table {code} already")
         raise LobbyError(503, "could not find a free table code; try again")
+
+    async def account_deleted(self, account_id: int, held: Sequence[HeldSeat]) -> None:
+        """Account ``account_id``, deleted, held ``held`` (issue 34, item 12): every process is
+        told (its tables here let the seats go and close the account's sockets, its
+        ``/ws/me`` closes), and a table where it was playing that no process holds in memory
+        is loaded here to resign the match: the stored seat already opens nothing."""
+        tables: dict[str, dict[int, str | None]] = {}
+        for seat in held:
+            tables.setdefault(seat.code, {})[seat.seat] = seat.token_hash
+        try:
+            await self.hub.tell(f"account:{account_id}", {
+                "type": ACCOUNT_DELETED, "account": account_id,
+                "tables": {code: list(seats.items()) for code, seats in tables.items()},
+            })
+        except Exception:
+            log.exception("could not tell the room that account %s was deleted", account_id)
+        for code in sorted({seat.code for seat in held if seat.status == "playing"}):
+            where = await self.locate(code)
+            if isinstance(where, Table):
+                await where.account_deleted(account_id, tables[code])
+
+    def _told(self, person: str, message: dict[str, Any]) -> None:
+        """What the room tells a person: the deletion of an account reaches this process's
+        tables where it sits or watches."""
+        if message.get("type") != ACCOUNT_DELETED or not isinstance(message.get("account"), int):
+            return
+        task = asyncio.create_task(self._let_go_of(message["account"], message.get("tables")))
+        self._letting_go.add(task)
+        task.add_done_callback(self._letting_go.discard)
+
+    async def _let_go_of(self, account_id: int, told: Any) -> None:
+        tables = told if isinstance(told, dict) else {}
+        for table in list(self.tables.values()):
+            held = {int(seat): token_hash for seat, token_hash in tables.get(table.code, ())}
+            if held or any(listener.account_id == account_id for listener in table.listeners):
+                try:
+                    await table.account_deleted(account_id, held)
+                except Exception:
+                    log.exception("table %s: deleted account %s not let go of", table.code,
+                                  account_id)
 
     async def open_tables(self) -> list[dict[str, Any]]:
         """Tables waiting for people, oldest first, as the lobby shows them: from memory when

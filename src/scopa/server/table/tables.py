@@ -10,6 +10,7 @@ so a restart rebuilds exactly the same table from the database.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable, Coroutine
@@ -27,6 +28,7 @@ from ..common import fairplay
 from ..common.errors import LobbyError
 from ..settings import Settings
 from ..store import assist_queries, rating_queries
+from ..store.deletion_queries import DELETED_NAME
 from ..store.storage import StaleOwnerError, Storage, StoredSeat, now
 from . import bots
 from .finished import FinishedMatch, MatchEnds
@@ -194,6 +196,9 @@ class Table:
         match resumed after a restart counts its earlier moves as its people's own."""
         self._walked_out: set[int] = set()
         """People's seats of the current match that a bot took over when they left."""
+        self._deleted: set[int] = set()
+        """People's seats of the current match whose account was deleted during it: the match
+        they resign rates nobody (:meth:`account_deleted`)."""
         self.mode: rating_queries.TableMode | None = None
         """Whether the current match is rated, and why not though the table was chosen rated,
         as its deal decided (None: not read yet)."""
@@ -522,6 +527,66 @@ class Table:
             self._broadcast_table()
             self._schedule_turn()
 
+    async def account_deleted(self, account_id: int, held: dict[int, str | None]) -> None:
+        """The account that held the seats ``held`` names here was deleted (issue 34, item 12):
+        each with the hash its token had then, so a seat taken by someone else since is left
+        alone. Its seats stop being anyone's at once (their tokens open nothing) and read
+        :data:`.DELETED_NAME`, or are free again at a table still waiting; its sockets here
+        (its seats', and its own as a spectator) are told so and closed with 1008, which a
+        client does not reconnect after. A match being played is then resigned for it, as
+        the room ends any resigned match, and rates nobody: a deletion is no result its
+        opponents played out, and one a booster could time (:mod:`..common.fairplay`).
+        Hearing it twice (the room's word, then the deleting process's own look) changes
+        nothing the second time."""
+        async with self.lock:
+            mine = sorted(seat for seat, token_hash in held.items()
+                          if 0 <= seat < len(self.seats)
+                          and self._held_by_deleted(self.seats[seat], token_hash))
+            playing = self.status == "playing" and self.game is not None
+            resigns = [seat for seat in mine if playing and self.seats[seat].kind == "human"]
+            for seat in mine:
+                before = self.seats[seat]
+                if self.status == "waiting":
+                    after = StoredSeat(seat, "human")
+                else:
+                    after = StoredSeat(seat, before.kind, DELETED_NAME, before.level, None)
+                if after != before:
+                    self.seats[seat] = after
+                    try:
+                        await self._storage.save_seat(self.code, after, epoch=self.epoch)
+                    except StaleOwnerError as error:  # the deletion stored it already
+                        log.warning("table %s: a deleted seat not stored: %s", self.code, error)
+                self._continuers.discard(seat)
+                if self._hold is not None and seat in self._hold[1]:
+                    self._ready(seat)
+            self._deleted.update(resigns)
+            gone = encode({"type": "error", "code": "account_deleted",
+                           "message": "this account was deleted: its seats are nobody's now"})
+            for listener in [other for other in self.listeners
+                             if other.seat in mine or other.account_id == account_id]:
+                del self.listeners[listener]
+                listener.push(gone)
+                listener.close(POLICY_VIOLATION, "account deleted")
+            if mine:
+                self.touch()
+                self._broadcast_table()
+                if self.status == "waiting":
+                    await self._listed()
+        if resigns:
+            # ProtocolError: the match ended meanwhile, and rates nobody all the same.
+            with contextlib.suppress(ProtocolError):
+                await self.resign(resigns[0])
+
+    @staticmethod
+    def _held_by_deleted(seat: StoredSeat, token_hash: str | None) -> bool:
+        """Whether ``seat`` is still the deleted account's: its token is the one it had then;
+        or, loaded after the deletion stored it, it reads :data:`.DELETED_NAME` with no token;
+        or (no token then) it is the bot that took it over when its person walked out."""
+        if token_hash is not None:
+            return seat.token_hash == token_hash or (
+                seat.token_hash is None and seat.name == DELETED_NAME)
+        return seat.kind == "bot" and seat.name != DELETED_NAME
+
     async def start(self, token: str) -> None:
         """Deal the first match, once every seat is taken."""
         async with self.lock:
@@ -597,6 +662,7 @@ class Table:
         self.game, self.plays, self._deck = game, [], None
         self._played_for = [0] * len(self.seats)
         self._walked_out = set()
+        self._deleted = set()
         self.status = "playing"
         await self._listed()
         self.stand_ins.clear()
@@ -708,6 +774,7 @@ class Table:
                     seat for seat in self.stand_ins if self.seats[seat].kind == "human"
                 )),
                 own_moves=self._own_moves(),
+                deleted=tuple(sorted(self._deleted)),
             )
         )
         self._broadcast_table()
