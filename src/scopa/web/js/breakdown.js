@@ -76,9 +76,12 @@ function summary(rounds, scores, sideNames) {
         name)))),
       h("tbody", {}, rounds.map((round, k) => h("tr", {},
         h("th", { scope: "row" }, t("breakdown.title", { round: k + 1 })),
+        // The sweeps in a box of their own, which a phone puts under the points: kept on
+        // their line, both sides' columns were wider than a 320 px screen (issue 35, item 4).
         round.map((side, n) => h("td", {}, t("breakdown.round_line", { points: side.total,
-          total: running[k][n], sweeps: side.sweeps
-            ? t("breakdown.round_sweeps", { count: side.sweeps }) : "" }).trim()))))))),
+          total: running[k][n], sweeps: "" }).trim(), side.sweeps ? [" ", h("span",
+          { class: "round-sweeps" }, t("breakdown.round_sweeps", { count: side.sweeps }))]
+          : null))))))),
     h("p", { class: "turned", id: "turned" }, turned(running, sideNames)));
 }
 

@@ -9,3 +9,8 @@ export function parseMove(code) {
 export function movesOfCard(legalMoves, card) {
   return legalMoves.map(parseMove).filter((move) => move.card === card);
 }
+
+// Of `moves`, those whose captures hold every card of `cards` (all of them when it is empty).
+export function capturesHolding(moves, cards) {
+  return moves.filter((move) => cards.every((card) => move.captures.includes(card)));
+}

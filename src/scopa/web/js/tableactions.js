@@ -7,7 +7,7 @@ import { api, forgetSeatToken, keepSeatToken } from "./api.js";
 import { askToNotify } from "./callback.js";
 import { loadChat } from "./chatlink.js";
 import { cardName, t } from "./i18n.js";
-import { movesOfCard, parseMove } from "./moves.js";
+import { capturesHolding, movesOfCard, parseMove } from "./moves.js";
 import { chosenLook, keepPlayerName } from "./prefs.js";
 import { CONTINUE_REF, HINT_REF, RESIGN_REF } from "./tablestate.js";
 
@@ -19,6 +19,7 @@ export function tableActions(page) {
 
   function play(move) {
     s.pending = null;
+    s.tapped = [];
     s.why = null;
     if (!send({ type: "move", move, version: s.version })) {
       // Not silently dropped: the person is told, and the card stays in the hand.
@@ -38,6 +39,7 @@ export function tableActions(page) {
     if (moves.length === 1) play(moves[0].code);
     else if (moves.length > 1) {
       s.pending = card;
+      s.tapped = [];
       render();
       document.querySelector(".options button")?.focus();
     }
@@ -45,12 +47,30 @@ export function tableActions(page) {
 
   function cancelChoice() {
     s.pending = null;
+    s.tapped = [];
     render();
+  }
+
+  // A table card tapped to choose the capture: those holding every card tapped stay offered.
+  // A first tap on a card of one capture takes it; narrowed down to one by more taps, it
+  // waits for a confirming tap (a tap may be a slip). Tapped again, a card is let go; one
+  // in none of the captures left starts again from itself.
+  function tapTable(card) {
+    const options = movesOfCard(s.view.legal_moves, s.pending);
+    if (!options.some((move) => move.captures.includes(card))) return;
+    const first = !s.tapped.length;
+    const tapped = s.tapped.includes(card) ? s.tapped.filter((c) => c !== card)
+      : [...s.tapped, card];
+    s.tapped = capturesHolding(options, tapped).length ? tapped : [card];
+    const left = capturesHolding(options, s.tapped);
+    if (first && left.length === 1) play(left[0].code);
+    else render();
   }
 
   function askHint() {
     if (s.hintAsked === s.version) return;
     s.hintAsked = s.version;
+    s.why = null;  // one question at a time: the hint's words take the refusal's place
     send({ type: "hint", ref: HINT_REF });
     render();
   }
@@ -213,8 +233,8 @@ export function tableActions(page) {
   }
 
   return {
-    play, explain, chooseCard, cancelChoice, askHint, comeBack, join, start, rematch, leave,
-    askLeave, toggleMenu, notify, askResign, keepPlaying, resign, showBreakdown, closeRound,
+    play, explain, chooseCard, cancelChoice, tapTable, askHint, comeBack, join, start, rematch,
+    leave, askLeave, toggleMenu, notify, askResign, keepPlaying, resign, showBreakdown, closeRound,
     toggleChat, copyLink, onKey, takeBack: () => page.socket.reconnect(),
   };
 }

@@ -12,7 +12,7 @@ import { loadedChat } from "./chatlink.js";
 import { h } from "./dom.js";
 import { cardName, rankName, t } from "./i18n.js";
 import { animate, motionWanted, notePlaces } from "./motion.js";
-import { movesOfCard, parseMove } from "./moves.js";
+import { capturesHolding, movesOfCard, parseMove } from "./moves.js";
 import { modalDialog } from "./modal.js";
 import { chosenBack, chosenLook, playerName } from "./prefs.js";
 import { pile, pileKeepers, placeOf, sweepCards } from "./seats.js";
@@ -53,6 +53,8 @@ export function tableView(page, actions) {
     return element;
   }
 
+  // What the hint plays, and why. On a phone the what is read out only: the rings and tags
+  // on the cards show it, and the felt has room for the why alone.
   function hintWords(move) {
     const card = cardName(move.card, look());
     const what = move.captures.length
@@ -62,7 +64,7 @@ export function tableView(page, actions) {
     const words = { ...params };
     if (params.card) words.card = cardName(params.card, look());
     if (params.rank) words.rank = rankName(params.rank, look());
-    return `${what} ${t(`hint.reason.${key}`, words, text)}`;
+    return [h("span", { class: "hint-what" }, what), " ", t(`hint.reason.${key}`, words, text)];
   }
 
   // A stand-in plays for this seat (its turn timed out): any message brings the person back,
@@ -221,6 +223,8 @@ export function tableView(page, actions) {
         ? t("table.score_over", { count: score }) : t("table.score", {
           score: t("table.points_scored", { count: score }),
           target: t("table.points_target", { count: v.rules.target }) })),
+      // The smallest phones show the score as "3/11", the words above read out.
+      h("span", { class: "score-short", "aria-hidden": "true" }, `${score}/${v.rules.target}`),
       v.sweeps[side] ? h("span", { class: "sweeps",
         "aria-label": t("table.sweeps", { count: v.sweeps[side] }) },
       `★ ${v.sweeps[side]}`) : null)));
@@ -307,20 +311,25 @@ export function tableView(page, actions) {
       status && status !== "here" ? " away" : ""}`, "data-seat": seat.seat,
     "data-side": seat.side, role: "group", "aria-label": seatName(seat.seat) },
     me ? [h("div", { class: "mine-aside" }, who, keeps), aboveHand(comeBack), hand(),
-      v.winner === null ? h("div", { class: "tools" }, s.hints ? hintButton() : null) : null]
+      v.winner === null ? h("div", { class: "tools" }, s.hints ? hintButton() : null) : null,
+      s.pending ? captureChoice() : null]
       : [who, held(cardBacks(v.hand_sizes[seat.seat], back())), keeps]);
   }
 
-  // What comes and goes at your seat (a capture's choice, why a card may not be played, the
-  // hint's reason, the come-back notice): laid over the felt just above your hand, so that
-  // the hand never moves when one of them appears (issue 22, finding 3).
+  // The come-back notice at your seat: laid over the felt just above your hand, so that the
+  // hand never moves when it appears (issue 22, finding 3).
   function aboveHand(comeBack) {
-    const v = s.view;
-    return h("div", { class: "above-hand" },
-      comeBack ? backRow() : null,
-      s.pending ? captureChoice() : null,
-      v.winner === null ? whyText() : null,
-      v.winner === null && s.hints ? hintText() : null);
+    return h("div", { class: "above-hand" }, comeBack ? backRow() : null);
+  }
+
+  // Why a card may not be played, and the hint's reason: laid over the felt, never in the
+  // flow, so that neither moves the hand or the table's cards when it appears. The CSS puts
+  // them just above your hand where the felt has room for them, and over the seats at the
+  // felt's top on a phone, whose felt has none between the table's cards and the hand
+  // (issue 35, item 4). Not said while the come-back notice is up: coming back comes first.
+  function notes() {
+    if (s.view.winner !== null || s.seat === null || seatOf(s.seat)?.stand_in) return null;
+    return h("div", { class: "notes" }, whyText(), s.hints ? hintText() : null);
   }
 
   function held(backs) {
@@ -335,6 +344,7 @@ export function tableView(page, actions) {
     const sweeps = sweepCards(v, (seat) => s.table.seats[seat].side);
     return h("div", { class: "felt", id: "felt", "data-players": s.table.seats.length },
       s.table.seats.map((seat) => seatBox(seat, bottom, keepers, sweeps)),
+      notes(),
       h("div", { class: "centre" },
         h("p", { class: "last-move", id: "last-move" }, lastMoveText()),
         h("div", { class: "table-area" },
@@ -376,9 +386,15 @@ export function tableView(page, actions) {
     return words ? h("p", { class: "sweep-up", id: "sweep-up", role: "status" }, words) : null;
   }
 
+  // While a capture is chosen, the cards of the captures still offered are raised, and each
+  // is tapped to take it (actions.tapTable); those tapped, and all of the one capture left,
+  // are marked as taken. The list (captureChoice) stays the keyboard's and screen reader's way.
   function tableCards() {
-    const options = s.pending ? movesOfCard(s.view.legal_moves, s.pending) : [];
+    const tapped = s.pending ? s.tapped : [];
+    const options = s.pending ? capturesHolding(movesOfCard(s.view.legal_moves, s.pending),
+      tapped) : [];
     const candidates = new Set(options.flatMap((move) => move.captures));
+    const taken = new Set(options.length === 1 && tapped.length ? options[0].captures : tapped);
     const suggested = new Set(hinted(s)?.captures);
     const count = Math.max(1, s.view.table.length);
     // The CSS fits the cards in one, two or three rows of the table's fixed space, whichever
@@ -389,16 +405,23 @@ export function tableView(page, actions) {
         const image = cardImage(card, look());
         if (candidates.has(card)) {
           image.classList.add("candidate");
+          image.classList.toggle("tapped", taken.has(card));
           image.setAttribute("aria-label", `${image.getAttribute("aria-label")}, ${
             t("table.candidate")}`);
+          image.addEventListener("click", () => actions.tapTable(card));
         }
         return suggested.has(card) ? markHinted(image) : image;
       }),
       s.view.table.length ? null : h("p", { class: "empty" }, t("table.empty")));
   }
 
+  // The capture's choice as a list, laid over your own seat while it is open (the hand's card
+  // is picked, and the hand waits), never over the table whose cards are tapped instead. Once
+  // taps have narrowed the captures to one, its confirming button comes first.
   function captureChoice() {
     const options = movesOfCard(s.view.legal_moves, s.pending);
+    const left = capturesHolding(options, s.tapped);
+    const confirm = s.tapped.length && left.length === 1 ? left[0] : null;
     // One option is shown at a time: the one last pointed at or focused.
     const mark = (captures, on) => {
       for (const card of document.querySelectorAll(".table-cards .card")) {
@@ -406,7 +429,11 @@ export function tableView(page, actions) {
       }
     };
     return h("div", { class: "options", role: "group", "aria-label": t("table.choose") },
-      h("p", {}, t("table.choose_with", { card: cardName(s.pending, look()) })),
+      confirm ? h("button", { type: "button", class: "primary", id: "take-tapped",
+        onclick: () => actions.play(confirm.code) },
+      t("table.take_tapped", { cards: confirm.captures.map((c) => cardName(c, look()))
+        .join(", ") }))
+        : h("p", {}, t("table.choose_with", { card: cardName(s.pending, look()) })),
       options.map((move, index) => {
         const names = move.captures.map((c) => cardName(c, look())).join(", ");
         return h("button", { type: "button", class: "option", "data-move": move.code,
