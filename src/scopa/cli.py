@@ -419,7 +419,7 @@ def cmd_moderate(args: argparse.Namespace) -> int:
         raise missing_extra(error, "room", "scopa moderate") from None
 
     db = args.db or "sqlite:///scopa.db"
-    if args.moderate in ("links", "mark", "unmark", "acts"):
+    if args.moderate in ("links", "mark", "unmark", "acts", "suspects"):
         return _fair_play(args, db)
     if args.moderate == "reports":
         found = moderate.reports(db)
@@ -447,6 +447,27 @@ def cmd_moderate(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     done = "silenced (quick phrases only)" if args.moderate == "silence" else "banned"
     print(f"{named} is {done}: {' '.join(args.reason.split())}")
+    return 0
+
+
+def _suspects(found: Sequence[Any], as_json: bool) -> int:
+    """Print ``scopa moderate suspects``: each account's figure, its peers' and the evidence."""
+    if as_json:
+        print(json.dumps([dataclasses.asdict(suspect) for suspect in found], default=str,
+                         ensure_ascii=False, indent=1))
+        return 0
+    if not found:
+        print("no suspects: no account is far above its peers' agreement with the master")
+    for suspect in found:
+        figure = suspect.figure
+        print(f"{figure.name} (account {figure.account_id}, rated {figure.rating}): "
+              f"{figure.agreement:.0%} of {figure.positions} positions as the master would, "
+              f"{suspect.peers} peers at {suspect.reference:.0%} (spread {suspect.spread:.0%}), "
+              f"{suspect.sigmas:.1f} sigmas above; its other moves cost {figure.miss_cost:.3f}")
+        for match in figure.matches:
+            moves = ", ".join(f"{e['move']}{'' if e['matched'] else ' (not)'}"
+                              for e in match.evidence)
+            print(f"  match {match.match_id}: {match.matched}/{match.positions}: moves {moves}")
     return 0
 
 
@@ -487,6 +508,8 @@ def _fair_play(args: argparse.Namespace, db: str) -> int:
                 if not link.rated:
                     print("  no rated match together")
             return 0
+        if args.moderate == "suspects":
+            return _suspects(moderation.suspects(db), args.json)
         if args.moderate == "acts":
             for act in moderation.acts(db, args.name):
                 print(f"{act.at:%Y-%m-%d %H:%M} UTC: {act.moderator} {act.act}ed {act.name} "
@@ -930,9 +953,12 @@ def build_parser() -> argparse.ArgumentParser:
         act.add_argument("name", help="the account's name")
         act.add_argument("--reason", required=True, help="why: kept in the moderators' log")
         act.add_argument("--by", help="the moderator, for the log (default: this system user)")
+    suspected = moderation_commands.add_parser(
+        "suspects", help="accounts far above their peers' agreement with the master")
+    suspected.add_argument("--json", action="store_true", help="as JSON")
     acts = moderation_commands.add_parser("acts", help="the moderators' marks and unmarks")
     acts.add_argument("name", nargs="?", help="only this account's")
-    for command in (listed, silence, ban, links, mark, unmark, acts):
+    for command in (listed, silence, ban, links, mark, unmark, acts, suspected):
         command.add_argument("--db", help="database URL (default: sqlite:///scopa.db)")
         command.set_defaults(run=cmd_moderate)
 

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 import random
 from pathlib import Path
@@ -21,12 +22,15 @@ import pytest
 import sqlalchemy as sa
 
 from scopa.cli import main
+from scopa.server.accounts.agreement import suspects, tally
 from scopa.server.client import Lobby, TableConnection
 from scopa.server.common.browser import COOKIE as BROWSER_COOKIE
 from scopa.server.common.fairplay import CASUAL
-from scopa.server.store.schema import ratings, sightings
+from scopa.server.store.fairplay_queries import Judged
+from scopa.server.store.schema import engine_agreement, ratings, sightings
 
 from .server_support import (
+    REVIEW_TIMEOUT,
     TIMEOUT,
     Seated,
     Server,
@@ -191,3 +195,74 @@ async def test_a_mark_refunds_the_opponents_and_ends_rated_play_until_unmarked(
         finally:
             await anna.aclose()
             await bruno.aclose()
+
+
+async def _judged(server: Server, count: int) -> list[dict[str, Any]]:
+    """The engine watch's judgements, once ``count`` of them are done (it works in the
+    background, in the review workers)."""
+    deadline = asyncio.get_running_loop().time() + REVIEW_TIMEOUT
+    while True:
+        async with server.room.storage.engine.connect() as connection:
+            rows = [dict(row._mapping) for row in await connection.execute(
+                sa.select(engine_agreement).where(engine_agreement.c.judged_at.is_not(None)))]
+        if len(rows) >= count:
+            return rows
+        assert asyncio.get_running_loop().time() < deadline, f"{len(rows)} of {count} judged"
+        await asyncio.sleep(0.1)
+
+
+async def test_each_rated_match_is_judged_by_the_master_and_its_reviews_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 34, item D: a rated match's end has the master judge each account's moves; the
+    tally is the stored review's, which the players then get at once."""
+    settings = settings_for(tmp_path, newcomer_matches=0, register_per_address="100/minute")
+    async with running_server(settings) as server:
+        anna, bruno = await _register(server, "Anna"), await _register(server, "Bruno")
+        try:
+            await _rated_match(server.url, anna, bruno)
+            rows = await _judged(server, 2)
+            match_id = rows[0]["match_id"]
+            for row in rows:
+                answer = await anna.http.get(f"/api/replays/{match_id}/reviews/{row['seat']}")
+                assert answer.status_code == 200, answer.text
+                found = tally(answer.json()["review"]["moves"])
+                assert (row["positions"], row["matched"], row["evidence"]) == (
+                    found.positions, found.matched, found.evidence)
+                assert row["rating"] == 1000  # both were newcomers before the match
+        finally:
+            await anna.aclose()
+            await bruno.aclose()
+        # Two accounts are too few to compare: nobody is flagged.
+        capsys.readouterr()
+        assert await _moderate(tmp_path, "suspects") == 0
+        assert capsys.readouterr().out.startswith("no suspects")
+
+
+def _judgement(account: int, agreement: float, rating: int = 1200) -> list[Judged]:
+    """An account's window: 20 matches of 5 positions, ``agreement`` of them matched."""
+    matched = round(agreement * 100)
+    return [Judged(account, f"P{account}", account * 100 + match, dt.datetime(2026, 12, 4,
+                                                                              tzinfo=dt.UTC),
+                   5, matched // 20 + (1 if match < matched % 20 else 0), 0.1, rating, [])
+            for match in range(20)]
+
+
+def test_suspects_are_far_above_their_peers_and_need_peers() -> None:
+    peers = [row for account in range(12)
+             for row in _judgement(account, 0.68 + 0.01 * (account % 5))]
+    assert suspects(peers) == []
+    cheater = _judgement(50, 0.97)
+    (found,) = suspects(peers + cheater)
+    assert found.figure.name == "P50" and found.figure.agreement == pytest.approx(0.97)
+    assert found.peers == 12 and found.reference == pytest.approx(0.70, abs=0.01)
+    # A strong honest player a little above: not flagged; nor anyone with too few peers, or
+    # too few positions of its own.
+    assert suspects(peers + _judgement(51, 0.78)) == []
+    assert suspects(peers[:5 * 20] + cheater) == []
+    assert suspects(peers + cheater[:7]) == []
+    # The peers are those of its rating when its band has enough of them.
+    strong = [row for account in range(60, 72) for row in _judgement(account, 0.95, 1900)]
+    (found,) = suspects(peers + strong + cheater)
+    assert found.peers == 12 and found.reference == pytest.approx(0.70, abs=0.01)
+    assert suspects(peers + strong + _judgement(50, 0.97, 1900)) == []

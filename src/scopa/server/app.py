@@ -29,6 +29,7 @@ from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 from .. import __version__
 from . import lobby
 from .accounts import accounts, profiles, ratings, replays, reviews, yourdata
+from .accounts.agreement import EngineWatch
 from .cluster.cluster import Cluster
 from .cluster.hub import RedisHub
 from .cluster.workers import RemoteBots
@@ -96,6 +97,9 @@ def create_app(
     room = room_for(settings or Settings())
     # What follows a finished match subscribes to its announcement; the tables know none of it.
     room.match_ends.subscribe(ratings.rater(room.storage))
+    # After the rater: the engine watch judges the rated matches it has recorded.
+    engine_watch = EngineWatch(room)
+    room.match_ends.subscribe(engine_watch.match_over)
     daily = DailyDeals(room)
     room.match_ends.subscribe(daily.match_over)
     room.record_seals.append(daily.seal)
@@ -112,11 +116,13 @@ def create_app(
         await cluster.open()
         await pools.open()
         await tournaments.open()
+        engine_watch.open()
         if on_open is not None:
             on_open()
         try:
             yield
         finally:
+            await engine_watch.close()
             await reviews.shutdown(app)
             await challenges.close()
             await people.close()

@@ -7,6 +7,8 @@
   podiums, every match it plays from then on is casual (``marked``, its table says so), and its
   opponents get back the rating (openskill's mu) they lost to it in the last 30 days.
 - ``unmark NAME``: undoes it, the refunds too.
+- ``suspects``: the accounts whose agreement with the master is far above their peers'
+  (:mod:`.agreement`), with the figure, the matches and the positions.
 
 Every mark and unmark is logged with who did it (``--by``, the user running the command unless
 named), when and why; ``acts`` lists them. Like :mod:`scopa.server.chat.moderate`, each opens
@@ -22,6 +24,8 @@ from ..store import account_queries, fairplay_queries
 from ..store.fairplay_queries import Act, Link, Refund
 from ..store.storage import Storage, now, run_on
 from .accounts import legacy_name_key, name_key
+from .agreement import KEPT, Suspect
+from .agreement import suspects as far_above
 from .ratings import MODEL
 
 MAX_REASON: Final = 200
@@ -111,5 +115,15 @@ def acts(db: str, name: str | None) -> list[Act]:
             return await fairplay_queries.acts(storage)
         account_id, _ = await _account(storage, name)
         return await fairplay_queries.acts(storage, [account_id])
+
+    return run_on(db, work)
+
+
+def suspects(db: str) -> list[Suspect]:
+    """The accounts far above their peers' agreement with the master, furthest first: no
+    account marked already, nor deleted."""
+
+    async def work(storage: Storage) -> list[Suspect]:
+        return far_above(await fairplay_queries.judged_since(storage, now() - KEPT))
 
     return run_on(db, work)

@@ -23,6 +23,7 @@ from .schema import (
     account_marks,
     account_matches,
     accounts,
+    engine_agreement,
     moderation_acts,
     rating_history,
     rating_refunds,
@@ -329,3 +330,108 @@ async def acts(storage: Storage, account_ids: Sequence[int] | None = None) -> li
         return [Act(row.id, row.account_id, row.name, row.act, row.kind, row.reason,
                     row.moderator, aware(row.at))
                 for row in await connection.execute(query)]
+
+
+# -- engine agreement ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Unjudged:
+    """A rated match's seat of an account, claimed for the master's judgement."""
+
+    match_id: int
+    account_id: int
+    seat: int
+
+
+async def claim_unjudged(
+    storage: Storage, owner: str, moment: datetime, since: datetime, lapse: timedelta
+) -> Unjudged | None:
+    """Claim for ``owner`` the oldest rated match (since ``since``, not short) of an account
+    that nobody has judged, or whose claim has gone ``lapse`` without its judgement (its process
+    died); None when there is none. The key, and the fence on ``claimed_at``, let one process
+    win each."""
+
+    async def run(connection: AsyncConnection) -> Unjudged | None:
+        lapsed = (await connection.execute(
+            sa.select(engine_agreement.c.match_id, engine_agreement.c.account_id,
+                      engine_agreement.c.seat, engine_agreement.c.claimed_at)
+            .where(engine_agreement.c.judged_at.is_(None),
+                   engine_agreement.c.claimed_at < moment - lapse)
+            .order_by(engine_agreement.c.claimed_at).limit(1))).first()
+        if lapsed is not None:
+            taken = await connection.execute(engine_agreement.update().where(
+                engine_agreement.c.match_id == lapsed.match_id,
+                engine_agreement.c.account_id == lapsed.account_id,
+                engine_agreement.c.claimed_at == lapsed.claimed_at,
+            ).values(owner=owner, claimed_at=moment))
+            if taken.rowcount == 1:
+                return Unjudged(lapsed.match_id, lapsed.account_id, lapsed.seat)
+        judged = sa.exists().where(engine_agreement.c.match_id == account_matches.c.match_id,
+                                   engine_agreement.c.account_id == account_matches.c.account_id)
+        found = (await connection.execute(
+            sa.select(account_matches.c.match_id, account_matches.c.account_id,
+                      account_matches.c.seat)
+            .where(account_matches.c.rated.is_(True), account_matches.c.short.is_(False),
+                   account_matches.c.at >= since, ~judged)
+            .order_by(account_matches.c.at, account_matches.c.match_id).limit(1))).first()
+        if found is None:
+            return None
+        await connection.execute(engine_agreement.insert().values(
+            match_id=found.match_id, account_id=found.account_id, seat=found.seat,
+            owner=owner, claimed_at=moment))
+        return Unjudged(found.match_id, found.account_id, found.seat)
+
+    return await storage.write(run)
+
+
+async def store_agreement(
+    storage: Storage, claim: Unjudged, owner: str, moment: datetime, positions: int,
+    matched: int, cost: float, evidence: list[dict[str, object]],
+) -> bool:
+    """Write ``owner``'s judgement of ``claim``, with the account's shown rating before the
+    match; False (nothing written) if another process has taken the claim over."""
+
+    async def run(connection: AsyncConnection) -> bool:
+        rating = await connection.scalar(sa.select(rating_history.c.display_before).where(
+            rating_history.c.match_id == claim.match_id,
+            rating_history.c.account_id == claim.account_id))
+        done = await connection.execute(engine_agreement.update().where(
+            engine_agreement.c.match_id == claim.match_id,
+            engine_agreement.c.account_id == claim.account_id,
+            engine_agreement.c.owner == owner, engine_agreement.c.judged_at.is_(None),
+        ).values(judged_at=moment, positions=positions, matched=matched, cost=cost,
+                 rating=rating, evidence=evidence))
+        return done.rowcount == 1
+
+    return await storage.write(run)
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One account's judged play in one rated match, as the suspects are read from."""
+
+    account_id: int
+    name: str
+    match_id: int
+    judged_at: datetime
+    positions: int
+    matched: int
+    cost: float
+    rating: int | None
+    evidence: list[dict[str, object]]
+
+
+async def judged_since(storage: Storage, since: datetime) -> list[Judged]:
+    """Every judgement made since ``since`` of an account neither deleted nor marked, newest
+    first."""
+    async with storage.engine.connect() as connection:
+        rows = await connection.execute(
+            sa.select(engine_agreement, accounts.c.name)
+            .join(accounts, accounts.c.id == engine_agreement.c.account_id)
+            .where(engine_agreement.c.judged_at >= since, accounts.c.deleted_at.is_(None),
+                   ~sa.exists().where(account_marks.c.account_id == accounts.c.id))
+            .order_by(engine_agreement.c.judged_at.desc(), engine_agreement.c.match_id.desc()))
+        return [Judged(row.account_id, row.name, row.match_id, aware(row.judged_at),
+                       row.positions, row.matched, row.cost, row.rating, row.evidence or [])
+                for row in rows]

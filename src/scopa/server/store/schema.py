@@ -531,3 +531,25 @@ rating_refunds = sa.Table(
 )
 """What a mark (``act_id``) gave back to an opponent: the ``mu`` it lost in match ``match_id``
 to the marked account, added to its rating in ``pool``; the unmark takes it back."""
+
+engine_agreement = sa.Table(
+    "engine_agreement",
+    metadata,
+    sa.Column("match_id", sa.Integer, primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("owner", sa.String(64), nullable=False),
+    sa.Column("claimed_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("judged_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("positions", sa.Integer, nullable=True),
+    sa.Column("matched", sa.Integer, nullable=True),
+    sa.Column("cost", sa.Float, nullable=True),
+    sa.Column("rating", sa.Integer, nullable=True),
+    sa.Column("evidence", sa.JSON, nullable=True),
+    sa.Index("ix_engine_agreement_account", "account_id", "judged_at"),
+)
+"""The master's judgement of one account's play in one rated match (issue 34, item D): of the
+``positions`` where the choice mattered, how many it ``matched`` (played the master's choice),
+the ``cost`` of the rest summed, its shown ``rating`` before the match, and the positions as
+``evidence`` (move numbers, matched or not). Claimed by the process ``owner`` at ``claimed_at``;
+judged once ``judged_at`` is set."""
