@@ -19,7 +19,17 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ..common import fairplay
-from .schema import accounts, matches, moves, tournament_games, tournament_players, tournaments
+from .schema import (
+    accounts,
+    matches,
+    moves,
+    seat_accounts,
+    seats,
+    tables,
+    tournament_games,
+    tournament_players,
+    tournaments,
+)
 from .storage import Storage, aware
 
 
@@ -270,11 +280,23 @@ async def games(storage: Storage, tournament_id: int) -> list[StoredGame]:
 
 
 async def playing(storage: Storage, account_ids: Sequence[int]) -> set[int]:
-    """Those of ``account_ids`` with a game in play in any tournament."""
+    """Those of ``account_ids`` with a game in play in any tournament, or seated at any other
+    match in play (a pool's, a challenge's, a rated table's: issue 34, item 13), where they
+    hold a seat a person still plays, as the pools count it (``pool_queries.playing_table``)."""
     if not account_ids:
         return set()
     async with storage.engine.connect() as connection:
         found: set[int] = set()
+        rows = await connection.execute(
+            sa.select(seat_accounts.c.account_id)
+            .join(seats, sa.and_(seats.c.table_code == seat_accounts.c.table_code,
+                                 seats.c.seat == seat_accounts.c.seat))
+            .join(tables, tables.c.code == seat_accounts.c.table_code)
+            .where(seat_accounts.c.account_id.in_(list(account_ids)),
+                   seats.c.kind == "human", seats.c.token_hash.is_not(None),
+                   tables.c.status == "playing")
+        )
+        found.update(int(row[0]) for row in rows)
         for column, other in ((tournament_games.c.first, tournament_games.c.second),
                               (tournament_games.c.second, tournament_games.c.first)):
             rows = await connection.execute(

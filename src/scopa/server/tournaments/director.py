@@ -48,6 +48,12 @@ TEND_SECONDS: Final = 2.0
 """How often a process looks after the tournaments with nothing heard: the longest an hour
 struck (a start, an arena's end) or a dead director's tournament waits, past its lease."""
 DAILY_ARENA: Final = "Daily arena"
+GAME_NEEDS: Final = timedelta(minutes=3)
+"""The least time a game of an arena needs (issue 35, item 2): one deal at least, 36 plays for
+two, at 5 s a play. A game paired later could not end before the arena does, so it would not
+count, and its players would sit at it after the arena's end; an arena pairs nobody in its
+last 3 minutes, or in its last tenth when it is shorter than 30 minutes (so a short one still
+pairs)."""
 
 
 def lease_key(tournament_id: int) -> str:
@@ -267,9 +273,12 @@ class Tournaments:
             return await self._finish(tournament, names, games)
         if tournament.status == "open":
             await tournament_queries.set_running(self.storage, tournament.id)
+        if tournament.ends_at - moment < min(GAME_NEEDS, (tournament.ends_at
+                                                          - tournament.starts_at) / 10):
+            return tournament.status == "open"
         here = {p for g in games if not g.over for p in (g.first, g.second) if p is not None}
-        # A player at a table of another tournament (a Swiss night beside the arena) waits,
-        # and one who withdrew is paired no more.
+        # A player seated at any match in play (another tournament's, a pool's, a challenge's)
+        # waits, and one who withdrew is paired no more.
         playing = here | await tournament_queries.playing(self.storage, list(names))
         gone = await tournament_queries.withdrawn(self.storage, tournament.id)
         standings = standings_of(tournament, names, games)
