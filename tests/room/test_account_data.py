@@ -22,7 +22,7 @@ from scopa.server.accounts.accounts import COOKIE, hash_secret
 from scopa.server.accounts.seatkeys import KEY_COOKIE
 from scopa.server.client import Lobby, TableConnection
 from scopa.server.store import tournament_queries
-from scopa.server.store.schema import accounts, seat_accounts
+from scopa.server.store.schema import accounts, seat_accounts, sightings
 from scopa.server.store.storage import now
 
 from .server_support import (
@@ -179,6 +179,9 @@ async def _delete_and_wait(server: Server) -> None:
         assert (login.status_code, login.json()["detail"]) == (401, "wrong user name or password")
         assert await _stored(server, sa.select(seat_accounts)
                              .where(seat_accounts.c.account_id == anna_id)) == []
+        # Where she was seen from goes too (her registration's and her phone's logins).
+        assert await _stored(server, sa.select(sightings)
+                             .where(sightings.c.account_id == anna_id)) == []
         (row,) = await _stored(server, sa.select(accounts).where(accounts.c.id == anna_id))
         assert (row.name, row.password_hash, row.deleted_at is not None) == ("", "", True)
 

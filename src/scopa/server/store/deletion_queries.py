@@ -46,6 +46,7 @@ from .schema import (
     seat_accounts,
     seats,
     sessions,
+    sightings,
     tables,
     tournament_players,
     tournaments,
@@ -62,9 +63,12 @@ GONE: tuple[tuple[sa.Table, str], ...] = (
     (challenge_settings, "account_id"),
     (puzzle_tries, "account_id"),
     (puzzle_ratings, "account_id"),
+    (sightings, "account_id"),
 )
 """Rows deleted with the account: a table and the column that names it (one line a table).
-Its puzzle rating goes with its tries: puzzles are rated apart, so no one else's depends on it."""
+Its puzzle rating goes with its tries: puzzles are rated apart, so no one else's depends on it.
+Where it was seen from (its sightings) goes too: a moderator's list of links needs only the
+living."""
 
 UNNAMED: tuple[tuple[sa.Table, str, str], ...] = (
     (tournament_players, "account_id", "name"),

@@ -165,11 +165,6 @@ async def links(storage: Storage, account_id: int) -> list[Link]:
     return found_links
 
 
-async def forget_sightings(connection: AsyncConnection, account_id: int) -> None:
-    """Delete ``account_id``'s sightings, in its deletion's transaction."""
-    await connection.execute(sightings.delete().where(sightings.c.account_id == account_id))
-
-
 # -- marks ---------------------------------------------------------------------------------
 
 
