@@ -65,7 +65,7 @@ async def test_registrations_have_a_limit_per_address(server: Server) -> None:
             "/api/account/register", json={"name": "Sock 5", "password": PASSWORD})
         assert (refused.status_code, refused.json()) == (429, {
             "detail": "too many new accounts from your address (at most 5 per 1 minute): wait "
-            "a little and try again"})
+            "a little and try again", "code": "too_many_accounts", "params": {}})
         assert COOKIE not in refused.headers.get("set-cookie", "")
     assert await count_accounts(server) == 5
     async with client(server, OWNER) as http:

@@ -69,7 +69,7 @@ async def test_bad_registrations_get_a_sentence_and_change_nothing(
         await register(http, "Anna")
     async with client(server) as http:
         answer = await http.post("/api/account/register", json={"name": name, "password": password})
-        assert (answer.status_code, answer.json()) == (status, {"detail": sentence})
+        assert (answer.status_code, answer.json()["detail"]) == (status, sentence)
         assert COOKIE not in answer.headers.get("set-cookie", "")
     async with server.room.storage.engine.connect() as connection:
         count = await connection.scalar(sa.text("SELECT count(*) FROM accounts"))
@@ -86,7 +86,8 @@ async def test_a_wrong_password_is_refused_then_rate_limited_per_account(server:
                 "/api/account/login", json={"name": "anna", "password": "not the password"}
             )
             statuses.append(wrong.status_code)
-            assert wrong.json() == {"detail": "wrong user name or password"}
+            assert wrong.json() == {"detail": "wrong user name or password", "code": "wrong_login",
+                                    "params": {}}
         assert statuses == [401] * 5
         # The right password does not help once the account's attempts are spent.
         limited = await http.post("/api/account/login", json={"name": "ANNA", "password": PASSWORD})
@@ -118,9 +119,9 @@ async def test_the_session_id_changes_at_login_and_the_old_one_dies(server: Serv
         stale.cookies.set(COOKIE, before)
         assert (await stale.get("/api/account")).json() is None
         answer = await stale.get("/api/account/sessions")
-        assert (answer.status_code, answer.json()) == (
-            401, {"detail": "log in first: this needs an account"}
-        )
+        assert (answer.status_code, answer.json()) == (401, {
+            "detail": "log in first: this needs an account", "code": "log_in_first",
+            "params": {}})
 
 
 async def test_a_cross_origin_write_is_refused_and_changes_nothing(server: Server) -> None:
@@ -129,8 +130,8 @@ async def test_a_cross_origin_write_is_refused_and_changes_nothing(server: Serve
         evil = {"Origin": "http://evil.example"}
         body = {"current": PASSWORD, "new": "a brand new password"}
         answer = await http.post("/api/account/password", json=body, headers=evil)
-        assert (answer.status_code, answer.json()) == (
-            403, {"detail": "this request came from another site: it was refused"}
+        assert (answer.status_code, answer.json()["detail"]) == (
+            403, "this request came from another site: it was refused"
         )
         refused = await http.post("/api/account/logout", headers=evil)
         assert refused.status_code == 403
@@ -176,8 +177,8 @@ async def test_one_account_cannot_see_or_end_anothers_sessions(server: Server) -
         assert annas[0]["id"] != brunos[0]["id"]
         assert set(annas[0]) == {"id", "agent", "created_at", "seen_at", "current"}
         gone = await bruno.delete(f"/api/account/sessions/{annas[0]['id']}")
-        assert (gone.status_code, gone.json()) == (
-            404, {"detail": f"you have no session {annas[0]['id']}"}
+        assert (gone.status_code, gone.json()["detail"]) == (
+            404, f"you have no session {annas[0]['id']}"
         )
         assert (await anna.get("/api/account")).json()["name"] == "Anna"
         # Anna may end her own session (as from another device).

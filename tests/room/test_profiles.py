@@ -128,7 +128,7 @@ async def test_a_settled_player_sees_their_own_rank(server: Server) -> None:
 async def test_unknown_players_and_pools_are_404s(server: Server, path: str, sentence: str) -> None:
     async with httpx.AsyncClient(base_url=server.url) as http:
         answer = await http.get(path)
-    assert (answer.status_code, answer.json()) == (404, {"detail": sentence})
+    assert (answer.status_code, answer.json()["detail"]) == (404, sentence)
 
 
 async def test_the_provisional_count_is_the_rooms_setting(tmp_path: Path) -> None:

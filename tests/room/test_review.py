@@ -111,11 +111,11 @@ async def test_a_review_runs_once_in_the_workers_and_is_stored(server: Server) -
             await connection.close()
 
         bad = await lobby.http.post(f"/api/replays/{match}/reviews", json={"seat": 5})
-        assert (bad.status_code, bad.json()) == (
-            422, {"detail": f"seat must be 0..1 in match {match}; got 5"})
+        assert (bad.status_code, bad.json()["detail"]) == (
+            422, f"seat must be 0..1 in match {match}; got 5")
         nobody = await lobby.http.get(f"/api/replays/{match}/reviews/1")
-        assert (nobody.status_code, nobody.json()) == (
-            404, {"detail": f"nobody has asked for a review of seat 1 in match {match}"})
+        assert (nobody.status_code, nobody.json()["detail"]) == (
+            404, f"nobody has asked for a review of seat 1 in match {match}")
 
         started = await lobby.http.post(f"/api/replays/{match}/reviews", json=ask)
         assert started.status_code == 202
@@ -143,7 +143,7 @@ async def test_a_review_runs_once_in_the_workers_and_is_stored(server: Server) -
 async def test_an_unknown_match_has_no_review(server: Server) -> None:
     async with httpx.AsyncClient(base_url=server.url) as http:
         answer = await http.post("/api/replays/4242/reviews", json={"seat": 0})
-    assert (answer.status_code, answer.json()) == (404, {"detail": "no match has the id 4242"})
+    assert (answer.status_code, answer.json()["detail"]) == (404, "no match has the id 4242")
 
 
 @pytest.mark.anyio

@@ -252,7 +252,8 @@ async def test_a_lobby_request_without_redis_is_a_503_not_a_500(tmp_path: Path) 
             answer = await lobby.http.get(f"/api/tables/{code}")
             assert answer.status_code == 503
             assert answer.json() == {
-                "detail": "the card room cannot reach its Redis just now; try again shortly"
+                "detail": "the card room cannot reach its Redis just now; try again shortly",
+                "code": "redis_down", "params": {},
             }
 
 

@@ -111,7 +111,7 @@ async def test_the_headers_do_not_hide_a_response_s_own(tmp_path: Path) -> None:
         kind = module.headers["content-type"].split(";")[0]
         assert kind in ("text/javascript", "application/javascript")
         refused = await lobby.http.post("/api/tables", json={"players": 99})
-        assert refused.json() == {"detail": "players: input should be less than or equal to 16"}
+        assert refused.json()["detail"] == "players: input should be less than or equal to 16"
 
 
 @contextlib.contextmanager

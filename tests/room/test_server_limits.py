@@ -28,6 +28,8 @@ async def test_an_address_that_creates_too_many_tables_is_refused(tmp_path: Path
         statuses = sorted(answer.status_code for answer in answers)
         assert statuses == [201] * 5 + [429] * 25
         refused = next(answer for answer in answers if answer.status_code == 429).json()
+        assert refused.pop("code") == "too_many_requests"
+        assert refused.pop("params") == {}
         assert refused == {
             "detail": "too many requests from your address: at most 5 per 1 minute; "
             "try again shortly"
@@ -77,11 +79,12 @@ async def test_a_validation_error_says_which_field_and_why(tmp_path: Path) -> No
     async with running_server(settings_for(tmp_path)) as server, Lobby(server.url) as lobby:
         answer = await lobby.http.post("/api/tables", json={"players": 99})
         assert answer.status_code == 422
-        assert answer.json() == {"detail": "players: input should be less than or equal to 16"}
+        assert answer.json() == {"detail": "players: input should be less than or equal to 16",
+                                 "code": "invalid_request", "params": {}}
         broken = await lobby.http.post(
             "/api/tables", content=b"{not json", headers={"content-type": "application/json"}
         )
-        assert broken.json() == {"detail": "the request body is not valid JSON"}
+        assert broken.json()["detail"] == "the request body is not valid JSON"
 
 
 async def test_a_seat_keeps_at_most_three_sockets_and_the_oldest_goes(tmp_path: Path) -> None:

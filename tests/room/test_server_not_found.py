@@ -25,11 +25,13 @@ async def test_unknown_paths_and_methods_are_answered_with_a_sentence(tmp_path: 
             answer = await client.get(path)
             assert answer.status_code == 404, path
             assert answer.json() == {
-                "detail": f"there is nothing at {path}: the routes are listed at /docs"
+                "detail": f"there is nothing at {path}: the routes are listed at /docs",
+                "code": "not_found", "params": {"path": path},
             }
         answer = await client.delete("/api/tables")
         assert answer.status_code == 405
-        assert answer.json() == {"detail": "/api/tables does not take DELETE: see /docs"}
+        assert answer.json()["detail"] == "/api/tables does not take DELETE: see /docs"
+        assert answer.json()["code"] == "method_not_allowed"
         assert "GET" in answer.headers["allow"]
         # A route's own 404 keeps its own sentence.
         answer = await client.get("/api/tables/ZZZZZZ")

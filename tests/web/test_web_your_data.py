@@ -56,7 +56,7 @@ def test_download_my_data_then_delete_my_account(
     page.fill("#delete-password", "not my password")
     page.click("#delete-confirm")
     expect(dialog.locator(".problem")).to_have_text(
-        "the password is wrong: the account was not deleted")
+        "The password is wrong: the account was not deleted.")
     screenshot(page, f"your-data-delete-dialog-{device}")
     page.fill("#delete-password", PASSWORD)
     page.click("#delete-confirm")
@@ -74,7 +74,7 @@ def test_download_my_data_then_delete_my_account(
     page.fill("#register-password", PASSWORD)
     page.click("#register-button")
     expect(page.locator(".problem")).to_contain_text(
-        f"the user name '{name}' belonged to an account deleted on ")
+        "This name belonged to an account deleted less than 30 days ago")
     # The two refusals asked for above are the browser's console errors, and no other.
     expected = ["Failed to load resource: the server responded with a status of 403 (Forbidden)",
                 "Failed to load resource: the server responded with a status of 409 (Conflict)"]

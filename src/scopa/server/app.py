@@ -196,13 +196,15 @@ def create_app(
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, RequestValidationError)
-        return JSONResponse({"detail": validation_sentence(error)}, status_code=422)
+        return JSONResponse({"detail": validation_sentence(error), "code": "invalid_request",
+                             "params": {}}, status_code=422)
 
     @app.exception_handler(RedisError)
     async def redis_down(_: Request, error: Exception) -> JSONResponse:
         log.warning("Redis failed a request: %s", error)
         return JSONResponse(
-            {"detail": "the card room cannot reach its Redis just now; try again shortly"},
+            {"detail": "the card room cannot reach its Redis just now; try again shortly",
+             "code": "redis_down", "params": {}},
             status_code=503,
             headers={"Retry-After": "5"},
         )
@@ -213,20 +215,20 @@ def create_app(
         # bare "Not Found"; every answer of the room says a sentence.
         assert isinstance(error, StarletteHTTPException)
         detail = error.detail
+        body: dict[str, object] = {"detail": detail}
         if error.status_code == 404 and detail == "Not Found":
-            detail = f"there is nothing at {request.url.path}: the routes are listed at /docs"
+            body = {"detail": f"there is nothing at {request.url.path}: the routes are listed "
+                    "at /docs", "code": "not_found", "params": {"path": request.url.path}}
         elif error.status_code == 405 and detail == "Method Not Allowed":
-            detail = f"{request.url.path} does not take {request.method}: see /docs"
-        return JSONResponse({"detail": detail}, status_code=error.status_code,
-                            headers=error.headers)
+            body = {"detail": f"{request.url.path} does not take {request.method}: see /docs",
+                    "code": "method_not_allowed",
+                    "params": {"path": request.url.path, "method": request.method}}
+        return JSONResponse(body, status_code=error.status_code, headers=error.headers)
 
     @app.exception_handler(LobbyError)
     async def lobby_error(_: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, LobbyError)
-        body = {"detail": error.message}
-        if error.code is not None:
-            body["code"] = error.code
-        return JSONResponse(body, status_code=error.status, headers=error.headers)
+        return JSONResponse(error.answer(), status_code=error.status, headers=error.headers)
 
     # Mounted last: a mount at "/" answers every path, so the routes above must come first.
     app.mount("/", WebClient(WEB_CLIENT), name="web")

@@ -60,7 +60,8 @@ class BodyLimit:
     def __init__(self, app: ASGIApp, max_bytes: int = MAX_BODY_BYTES) -> None:
         self.app = app
         self.max_bytes = max_bytes
-        detail = json.dumps({"detail": too_large_sentence(max_bytes)}).encode()
+        detail = json.dumps({"detail": too_large_sentence(max_bytes), "code": "body_too_large",
+                             "params": {"bytes": max_bytes}}).encode()
         self.refusal: tuple[Message, Message] = (
             {
                 "type": "http.response.start",

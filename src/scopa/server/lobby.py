@@ -54,7 +54,7 @@ async def rate_limit(request: Request, room: Room) -> None:
     address = request.client.host if request.client is not None else "unknown"
     refusal = await room.limits.refusal(address, write=request.method != "GET")
     if refusal is not None:
-        raise LobbyError(429, refusal)
+        raise LobbyError(429, refusal, code="too_many_requests")
 
 
 router = APIRouter(prefix="/api", tags=["lobby"], dependencies=[Depends(rate_limit)])

@@ -136,20 +136,25 @@ def check_name(name: str) -> str:
     """
     name = clean_name(name)
     if not name:
-        raise LobbyError(422, "a user name needs at least one character")
+        raise LobbyError(422, "a user name needs at least one character", code="name_empty")
     if any(invisible(char) for char in name):
-        raise LobbyError(422, "a user name may not hold control or invisible characters")
+        raise LobbyError(422, "a user name may not hold control or invisible characters",
+                         code="name_invisible")
     if len(name) > MAX_NAME:
         raise LobbyError(
-            422, f"a user name may have at most {MAX_NAME} characters; this one has {len(name)}"
+            422, f"a user name may have at most {MAX_NAME} characters; this one has {len(name)}",
+            code="name_too_long", params={"most": MAX_NAME, "length": len(name)}
         )
     if not any(unicodedata.category(char)[0] in "LN" for char in name):
-        raise LobbyError(422, "a user name needs at least one letter or digit")
+        raise LobbyError(422, "a user name needs at least one letter or digit",
+                         code="name_no_letter")
     if unicodedata.category(name[0]).startswith("M"):
-        raise LobbyError(422, "a user name may not begin with a combining mark")
+        raise LobbyError(422, "a user name may not begin with a combining mark",
+                         code="name_begins_with_mark")
     if most_marks(name) > MAX_MARKS:
         raise LobbyError(
-            422, f"a user name may have at most {MAX_MARKS} combining marks on one character")
+            422, f"a user name may have at most {MAX_MARKS} combining marks on one character",
+            code="name_too_many_marks", params={"most": MAX_MARKS})
     return name
 
 
@@ -190,12 +195,13 @@ _GUEST_KEYS: Final = frozenset(name_key(name) for name in GUEST_NAMES)
 def check_password(password: str) -> str:
     if not password:
         raise LobbyError(422, f"the password is empty: choose one of {MIN_PASSWORD} characters "
-                         "or more")
+                         "or more", code="password_empty", params={"least": MIN_PASSWORD})
     if len(password) < MIN_PASSWORD:
         raise LobbyError(422, f"the password is too short: it needs {MIN_PASSWORD} characters "
-                         "or more")
+                         "or more", code="password_too_short", params={"least": MIN_PASSWORD})
     if len(password) > MAX_PASSWORD:
-        raise LobbyError(422, f"the password is too long: at most {MAX_PASSWORD} characters")
+        raise LobbyError(422, f"the password is too long: at most {MAX_PASSWORD} characters",
+                         code="password_too_long", params={"most": MAX_PASSWORD})
     return password
 
 
@@ -291,7 +297,8 @@ def check_origin(request: HTTPConnection) -> None:
     parts = urlsplit(claimed)
     host = request.headers.get("host", "")
     if parts.netloc != host or parts.scheme not in ("http", "https"):
-        raise LobbyError(403, "this request came from another site: it was refused")
+        raise LobbyError(403, "this request came from another site: it was refused",
+                         code="other_site")
 
 
 async def current_account(request: HTTPConnection, write: bool = False) -> Account | None:
@@ -318,7 +325,7 @@ async def current_account(request: HTTPConnection, write: bool = False) -> Accou
 async def require_account(request: Request, write: bool = False) -> Account:
     account = await current_account(request, write)
     if account is None:
-        raise LobbyError(401, "log in first: this needs an account")
+        raise LobbyError(401, "log in first: this needs an account", code="log_in_first")
     return account
 
 
@@ -343,7 +350,7 @@ async def limit_password_checks(request: Request, key: str) -> None:
     """Refuse (429) one more password check from this address on the account keyed ``key``."""
     refusal = await _account_limits(request).password_refusal(client_address(request), key)
     if refusal is not None:
-        raise LobbyError(429, refusal)
+        raise LobbyError(429, refusal, code="too_many_password_checks")
 
 
 def client_address(request: HTTPConnection) -> str:
@@ -394,7 +401,7 @@ async def rate_limit(request: Request) -> None:
     refusal = await _room(request).limits.refusal(
         client_address(request), write=request.method != "GET")
     if refusal is not None:
-        raise LobbyError(429, refusal)
+        raise LobbyError(429, refusal, code="too_many_requests")
 
 
 router = APIRouter(prefix="/api/account", tags=["accounts"], dependencies=[Depends(rate_limit)])
@@ -435,25 +442,31 @@ async def register(body: Credentials, request: Request, response: Response) -> A
     password = check_password(body.password)
     key = name_key(name)
     if key in _GUEST_KEYS:
-        raise LobbyError(409, f"the user name {name!r} is what guests are called: choose another")
+        raise LobbyError(409, f"the user name {name!r} is what guests are called: choose another",
+                         code="name_of_guests", params={"name": name})
     database = _database(request)
     moment = clock(request)
     holder = await account_queries.name_holder(database, key)
     if holder is not None and holder.deleted_at is None:
-        raise LobbyError(409, f"the user name {name!r} is taken: choose another")
+        raise LobbyError(409, f"the user name {name!r} is taken: choose another",
+                         code="name_taken", params={"name": name})
     if holder is not None and holder.deleted_at is not None \
             and moment < holder.deleted_at + NAME_KEPT:
         free = (holder.deleted_at + NAME_KEPT).strftime("%Y-%m-%d %H:%M UTC")
         raise LobbyError(409, f"the user name {name!r} belonged to an account deleted on "
-                         f"{holder.deleted_at:%Y-%m-%d}: it is free again from {free}")
+                         f"{holder.deleted_at:%Y-%m-%d}: it is free again from {free}",
+                         code="name_kept", params={
+                             "name": name, "deleted": f"{holder.deleted_at:%Y-%m-%d}",
+                             "free": free})
     refusal = await _account_limits(request).registration_refusal(client_address(request))
     if refusal is not None:
-        raise LobbyError(429, refusal)
+        raise LobbyError(429, refusal, code="too_many_accounts")
     password_hash = await hash_password(password)
     account_id = await account_queries.create_account(
         database, name, key, password_hash, moment, release_before=moment - NAME_KEPT)
     if account_id is None:
-        raise LobbyError(409, f"the user name {name!r} is taken: choose another")
+        raise LobbyError(409, f"the user name {name!r} is taken: choose another",
+                         code="name_taken", params={"name": name})
     await _new_session(request, response, account_id, password)
     return AccountView(id=account_id, name=name)
 
@@ -469,10 +482,11 @@ async def login(body: Credentials, request: Request, response: Response) -> Acco
     row = await account_queries.login_row(_database(request), key, legacy_name_key(body.name))
     matches = await password_matches(body.password, row.password_hash if row else _DUMMY_HASH)
     if row is None or not matches:
-        raise LobbyError(401, "wrong user name or password")
+        raise LobbyError(401, "wrong user name or password", code="wrong_login")
     banned = await chat_queries.ban_reason(_database(request), row.account_id)
     if banned is not None:
-        raise LobbyError(403, f"a moderator banned this account: {banned}")
+        raise LobbyError(403, f"a moderator banned this account: {banned}",
+                         code="banned", params={"reason": banned})
     await _new_session(request, response, row.account_id, body.password)
     return AccountView(id=row.account_id, name=row.name)
 
@@ -507,7 +521,8 @@ async def change_password(
     await limit_password_checks(request, name_key(account.name))
     current_hash = await account_queries.password_hash(_database(request), account.id)
     if current_hash is None or not await password_matches(body.current, current_hash):
-        raise LobbyError(403, "the current password is wrong: the password was not changed")
+        raise LobbyError(403, "the current password is wrong: the password was not changed",
+                         code="wrong_password")
     new_hash = await hash_password(new_password)
     old_key = await seat_key(body.current, account.id)
     new_key = await seat_key(new_password, account.id)
@@ -574,7 +589,8 @@ async def revoke_session(
 ) -> None:
     """Log out one of your sessions (another device, say). Someone else's is not found."""
     if not await account_queries.revoke_session(_database(request), account.id, session_id):
-        raise LobbyError(404, f"you have no session {session_id}")
+        raise LobbyError(404, f"you have no session {session_id}",
+                         code="no_session", params={"session": session_id})
 
 
 # -- hooks for the lobby -------------------------------------------------------------------
@@ -601,7 +617,8 @@ async def check_guest_name(storage: Database, name: str) -> None:
     if owner is not None:
         raise LobbyError(
             409, f"the name {cleaned!r} belongs to an account: log in to sit as {owner}, or "
-            "choose another name"
+            "choose another name",
+            code="name_of_account", params={"name": cleaned, "owner": owner}
         )
     holder = await account_queries.name_holder(storage, key)
     if holder is not None and holder.deleted_at is not None \

@@ -50,7 +50,8 @@ def _iso(moment: datetime) -> str:
 
 def check_pool(pool: str) -> str:
     if pool not in POOLS:
-        raise LobbyError(404, f"there is no pool {pool!r}; the pools are: {', '.join(POOLS)}")
+        raise LobbyError(404, f"there is no pool {pool!r}; the pools are: {', '.join(POOLS)}",
+                         code="no_pool", params={"pool": pool})
     return pool
 
 
@@ -176,7 +177,8 @@ async def profile(name: Annotated[str, Path(max_length=64)], request: Request) -
         _storage(request), name_key(name), legacy_name_key(name), RECENT
     )
     if account is None:
-        raise LobbyError(404, f"no player is named {clean_name(name)!r}")
+        raise LobbyError(404, f"no player is named {clean_name(name)!r}",
+                         code="no_player", params={"name": clean_name(name)})
     history, counts = account.history, account.results
     changes = {row.match_id: row.display_after - row.display_before for row in history}
     return Profile(

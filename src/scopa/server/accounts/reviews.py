@@ -61,7 +61,8 @@ class ReviewsFull(LobbyError):
     def __init__(self, most: int) -> None:
         super().__init__(
             503, f"the master is busy with as many reviews as he takes at once ({most}): ask "
-            f"again in {RETRY_SECONDS} seconds", headers={"Retry-After": str(RETRY_SECONDS)})
+            f"again in {RETRY_SECONDS} seconds", headers={"Retry-After": str(RETRY_SECONDS)},
+            code="reviews_busy", params={"most": most, "seconds": RETRY_SECONDS})
 
 
 @dataclass
@@ -207,7 +208,8 @@ async def _finished_record(request: Request, match_id: int, seat: int) -> dict[s
     record = await cast(CardRoom, request.app.state.room).match_record(match_id)
     players = Rules.from_dict(record["rules"]).players
     if not 0 <= seat < players:
-        raise LobbyError(422, f"seat must be 0..{players - 1} in match {match_id}; got {seat}")
+        raise LobbyError(422, f"seat must be 0..{players - 1} in match {match_id}; got {seat}",
+                         code="bad_review_seat", params={"match": match_id, "seat": seat})
     return record
 
 
@@ -223,7 +225,8 @@ async def _asker(request: Request, match_id: int, token: str | None) -> int | No
         if any(token_matches(token, found) for found in held):
             return None
     raise LobbyError(403, f"only a seat of match {match_id} (with its token) or a logged-in "
-                     "account may ask for its review")
+                     "account may ask for its review",
+                     code="review_not_yours", params={"match": match_id})
 
 
 def _state(progress: Progress) -> ReviewState:
@@ -249,7 +252,7 @@ async def ask_review(
     account_id = await _asker(request, match_id, body.token)
     refusal = await _review_limits(request).refusal(client_address(request), account_id)
     if refusal is not None:
-        raise LobbyError(429, refusal)
+        raise LobbyError(429, refusal, code="too_many_reviews")
     registry = _reviews(request)
     stored = await registry.stored(match_id, body.seat)
     if stored is not None:
@@ -276,5 +279,6 @@ async def show_review(
         return _done(stored)
     progress = await registry.progress(match_id, seat)
     if progress is None:
-        raise LobbyError(404, f"nobody has asked for a review of seat {seat} in match {match_id}")
+        raise LobbyError(404, f"nobody has asked for a review of seat {seat} in match {match_id}",
+                         code="no_review", params={"match": match_id, "seat": seat})
     return _state(progress)

@@ -77,7 +77,8 @@ async def export(request: Request, account: Me) -> Response:
     for limit in parse_many(EXPORTS_PER_ACCOUNT):
         if not await _limiter(request).hit(limit, "export-account", str(account.id)):
             raise LobbyError(429, f"too many downloads of your data (at most {limit}): wait a "
-                             "little and try again")
+                             "little and try again",
+                             code="too_many_downloads", params={"most": str(limit)})
     data = await export_queries.everything(_room(request).storage, account.id)
     for match in data["matches"]:
         # A record the room still seals (a daily deal's, until its day is over) is not given.
@@ -110,7 +111,8 @@ async def delete_account(
     storage = _room(request).storage
     stored = await account_queries.password_hash(storage, account.id)
     if stored is None or not await password_matches(body.password, stored):
-        raise LobbyError(403, "the password is wrong: the account was not deleted")
+        raise LobbyError(403, "the password is wrong: the account was not deleted",
+                         code="wrong_password_delete")
     held = await deletion_queries.delete_account(storage, account.id, clock(request))
     try:
         await _room(request).account_deleted(account.id, held)

@@ -215,7 +215,8 @@ class Cluster:
         view, and a seat and token when one was taken."""
         where = await self.room.locate(code)
         if where is None:
-            raise LobbyError(404, f"no table has the code {code.strip().upper()!r}")
+            raise LobbyError(404, f"no table has the code {code.strip().upper()!r}",
+                             code="unknown_table", params={"code": code.strip().upper()})
         if isinstance(where, Table):
             try:
                 return await act_here(where, action, args)
@@ -225,7 +226,8 @@ class Cluster:
             # The table was handed over while this waited for it: ask its new owner.
             where = await self.room.locate(code)
             if not isinstance(where, str):
-                raise LobbyError(503, "this table moved to another server just now: try again")
+                raise LobbyError(503, "this table moved to another server just now: try again",
+                                 code="table_moved")
         ask = self.new_id()
         answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._replies[ask] = answer
@@ -238,12 +240,16 @@ class Cluster:
             async with asyncio.timeout(ASK_SECONDS):
                 reply = await answer
         except TimeoutError:
-            raise LobbyError(503, "the table's server did not answer in time; try again") from None
+            raise LobbyError(503, "the table's server did not answer in time; try again",
+                             code="table_server_slow") from None
         finally:
             self._replies.pop(ask, None)
         if "error" in reply:
-            status, message = reply["error"]
-            raise LobbyError(status, message)
+            # The owner's refusal as it raised it: its status, sentence, code and params (a
+            # process of an older release sends the first two only).
+            status, message, *said = reply["error"]
+            raise LobbyError(status, message, code=said[0] if said else "refused",
+                             params=said[1] if said else None)
         result: dict[str, Any] = reply["result"]
         return result
 
@@ -435,7 +441,7 @@ class Cluster:
         try:
             reply["result"] = await self.act(message["code"], message["action"], message["args"])
         except LobbyError as error:
-            reply["error"] = [error.status, error.message]
+            reply["error"] = [error.status, error.message, error.code, error.params]
         self.send(message["from"], reply)
 
     # -- leases and takeovers --------------------------------------------------------------
@@ -535,5 +541,6 @@ async def act_here(table: Table, action: str, args: dict[str, Any]) -> dict[str,
     elif action == "rematch":
         await table.rematch(args["token"])
     elif action != "show":
-        raise LobbyError(422, f"unknown lobby action {action!r}")
+        raise LobbyError(422, f"unknown lobby action {action!r}",
+                         code="unknown_action", params={"action": action})
     return {"table": table.info(), "seat": seat, "token": token}

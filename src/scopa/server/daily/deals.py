@@ -164,10 +164,12 @@ class DailyDeals:
         if attempt.finished:
             return LobbyError(
                 409, "you have played today's deal already: one attempt a day, and the next "
-                "deal is dealt at 00:00 UTC"
+                "deal is dealt at 00:00 UTC",
+                code="daily_played"
             )
         return LobbyError(409, f"you are playing today's deal at table {attempt.table_code}: "
-                          "resume it in the browser you began it in")
+                          "resume it in the browser you began it in",
+                          code="daily_playing", params={"table": attempt.table_code})
 
     async def match_over(self, match: FinishedMatch) -> None:
         """The subscriber to the room's finished matches: the end of an attempt is its result

@@ -137,7 +137,8 @@ def parse_day(text: str) -> date:
     try:
         return date.fromisoformat(text)
     except ValueError:
-        raise LobbyError(422, f"{text!r} is not a day: write it as YYYY-MM-DD") from None
+        raise LobbyError(422, f"{text!r} is not a day: write it as YYYY-MM-DD",
+                         code="not_a_day", params={"text": text}) from None
 
 
 @router.get("")
@@ -214,14 +215,16 @@ async def comparison(body: Ask, daily: Daily, request: Request) -> Comparison:
         held = None if attempt is None else await daily_queries.seat_token_hash(
             storage, attempt.table_code, PLAYER_SEAT)
         if attempt is None or attempt.day != day or not token_matches(body.token, held):
-            raise LobbyError(403, "that token holds no seat at that day's deal")
+            raise LobbyError(403, "that token holds no seat at that day's deal",
+                             code="bad_daily_token")
     elif account is not None:
         attempt = await daily_queries.attempt_of_account(storage, day, account.id)
     if attempt is None:
-        raise LobbyError(404, f"you have no attempt at the deal of {day.isoformat()}")
+        raise LobbyError(404, f"you have no attempt at the deal of {day.isoformat()}",
+                         code="no_daily_attempt", params={"day": day.isoformat()})
     if not attempt.finished or attempt.match_id is None:
         raise LobbyError(409, "finish the deal first: the master's play of it is shown once "
-                         "yours is over")
+                         "yours is over", code="daily_not_finished")
     deck_open = daily.is_over(day) or (
         account is not None and await daily.has_played(day, account.id))
     yours = await _side(daily, attempt.match_id, None if deck_open else PLAYER_SEAT)
@@ -281,7 +284,8 @@ async def day_records(
     come is not found."""
     when = parse_day(day)
     if when > daily.today():
-        raise LobbyError(404, f"the deal of {when.isoformat()} is not dealt yet")
+        raise LobbyError(404, f"the deal of {when.isoformat()} is not dealt yet",
+                         code="daily_not_dealt", params={"day": when.isoformat()})
     over = daily.is_over(when)
     storage = daily.room.storage
     return DayRecords(

@@ -27,7 +27,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final, Literal, Protocol
@@ -36,6 +36,7 @@ from limits import parse_many
 from limits.aio.strategies import MovingWindowRateLimiter
 
 from ..accounts import accounts, ratings
+from ..common.errors import Param
 from ..store import pool_queries, rating_queries, social_queries
 from ..table.ratelimit import limit_storage
 from ..table.room import CardRoom
@@ -61,12 +62,14 @@ Left = Literal["left", "paired", "not_waiting"]
 
 
 class PoolError(Exception):
-    """A request the pools refuse: a code and a sentence for the person; nothing changed."""
+    """A request the pools refuse: a code, a sentence for the person and what it is made of
+    (``params``, for the client's own wording); nothing changed."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, params: Mapping[str, Param] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params = dict(params or {})
 
 
 class Socket(Protocol):
@@ -220,7 +223,7 @@ class Matchmaker:
         playing = await pool_queries.playing_table(self.room.storage, person.account, codes)
         if playing is not None:
             raise PoolError("seated", f"you are seated at table {playing}, whose match is in "
-                            "play: finish or resign it first")
+                            "play: finish or resign it first", {"table": playing})
         rating = NEWCOMER
         if person.account is not None:
             rating = await pool_queries.rating_of(

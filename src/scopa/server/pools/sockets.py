@@ -128,7 +128,8 @@ class PoolSocket:
             self.outbox.put_nowait((code, reason))
 
     def refuse(self, error: PoolError) -> None:
-        self.push({"type": "error", "code": error.code, "message": error.message})
+        self.push({"type": "error", "code": error.code, "message": error.message,
+                   "params": error.params})
 
     async def send_all(self) -> None:
         while True:
@@ -169,7 +170,7 @@ class PoolSocket:
             except PoolError as error:
                 self.refuse(error)
             except LobbyError as error:
-                self.refuse(PoolError("refused", error.message))
+                self.refuse(PoolError(error.code or "refused", error.message, error.params))
 
     async def handle(self, matchmaker: Matchmaker, account: accounts.Account | None,
                      message: Join | Leave | PlayBot | Ping) -> None:

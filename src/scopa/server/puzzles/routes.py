@@ -63,7 +63,7 @@ def _set(preset: str) -> tuple[list[Puzzle], dict[str, int]]:
 def _puzzles(preset: str) -> tuple[list[Puzzle], dict[str, int]]:
     if preset not in PRESETS:
         raise LobbyError(404, f"there are no puzzles for {preset!r}; there are for: "
-                              f"{', '.join(PRESETS)}")
+                              f"{', '.join(PRESETS)}", code="no_puzzles", params={"preset": preset})
     return _set(preset)
 
 
@@ -71,7 +71,8 @@ def _puzzle(preset: str, puzzle_id: str) -> Puzzle:
     puzzles, index = _puzzles(preset)
     found = index.get(puzzle_id)
     if found is None:
-        raise LobbyError(404, f"there is no {preset} puzzle {puzzle_id!r}")
+        raise LobbyError(404, f"there is no {preset} puzzle {puzzle_id!r}",
+                         code="no_puzzle", params={"preset": preset, "puzzle": puzzle_id})
     return puzzles[found]
 
 
@@ -111,11 +112,13 @@ async def next_puzzle(
     not tried (of equally near ones, the first after ``after``)."""
     puzzles, index = _puzzles(preset)
     if theme is not None and theme not in THEMES:
-        raise LobbyError(422, f"there is no theme {theme!r}; the themes are: {', '.join(THEMES)}")
+        raise LobbyError(422, f"there is no theme {theme!r}; the themes are: {', '.join(THEMES)}",
+                         code="no_theme", params={"theme": theme})
     start = 0
     if after is not None:
         if after not in index:
-            raise LobbyError(404, f"there is no {preset} puzzle {after!r}")
+            raise LobbyError(404, f"there is no {preset} puzzle {after!r}",
+                             code="no_puzzle", params={"preset": preset, "puzzle": after})
         start = index[after] + 1
     account = await current_account(request) if near else None
     if account is not None:
@@ -130,7 +133,8 @@ async def next_puzzle(
         puzzle = puzzles[(start + offset) % len(puzzles)]
         if theme is None or theme in puzzle.themes:
             return question(puzzle, preset)
-    raise LobbyError(404, f"no {preset} puzzle has the theme {theme!r}")
+    raise LobbyError(404, f"no {preset} puzzle has the theme {theme!r}",
+                     code="no_puzzle_theme", params={"preset": preset, "theme": str(theme)})
 
 
 @router.get("/{preset}/daily")
@@ -203,7 +207,8 @@ async def try_move(
         move = attempt.move
     if move not in puzzle.values:
         raise LobbyError(422, f"{attempt.move!r} is not a legal move here; the legal moves are: "
-                              f"{', '.join(legal_moves(puzzle))}")
+                              f"{', '.join(legal_moves(puzzle))}",
+                         code="puzzle_illegal_move", params={"move": attempt.move})
     right = move == str(puzzle.best)
     account = await current_account(request, write=True)
     seen = marks(browser_key(request, response), client_address(request))

@@ -60,12 +60,13 @@ class Challenges:
         """The account a typed name finds, or a 404 that says so."""
         cleaned = accounts.clean_name(typed)
         if not cleaned:
-            raise LobbyError(422, "name a player: the name is empty")
+            raise LobbyError(422, "name a player: the name is empty", code="no_name")
         found = await social_queries.account_named(
             self.room.storage, name_key(cleaned), legacy_name_key(typed)
         )
         if found is None:
-            raise LobbyError(404, f"no player is called {cleaned!r}")
+            raise LobbyError(404, f"no player is called {cleaned!r}",
+                             code="no_player", params={"name": cleaned})
         return found
 
     async def check_blocks(self, me: Account, other: social_queries.Named, doing: str) -> None:
@@ -75,8 +76,10 @@ class Challenges:
         if not await social_queries.blocked_among(storage, [me.id, other.account_id]):
             return
         if await social_queries.has_blocked(storage, me.id, other.account_id):
-            raise LobbyError(403, f"you blocked {other.name}: unblock them first to {doing}")
-        raise LobbyError(403, f"{other.name} does not let you {doing}")
+            raise LobbyError(403, f"you blocked {other.name}: unblock them first to {doing}",
+                             code="you_blocked", params={"name": other.name})
+        raise LobbyError(403, f"{other.name} does not let you {doing}",
+                         code="blocked_you", params={"name": other.name})
 
     async def send(
         self, me: Account, typed: str, preset: str, target: int | None, look: str, rated: bool
@@ -86,19 +89,23 @@ class Challenges:
         check_look(look)
         other = await self.find(typed)
         if other.account_id == me.id:
-            raise LobbyError(422, "you cannot challenge yourself: challenge another player")
+            raise LobbyError(422, "you cannot challenge yourself: challenge another player",
+                             code="challenge_yourself")
         await self.check_blocks(me, other, "challenge them")
         storage = self.room.storage
         accepts = await social_queries.accepts_from(storage, other.account_id)
         if accepts == "none":
-            raise LobbyError(403, f"{other.name} takes no challenges just now")
+            raise LobbyError(403, f"{other.name} takes no challenges just now",
+                             code="no_challenges", params={"name": other.name})
         if accepts == "follows" and not await social_queries.follows_one(
             storage, other.account_id, me.id
         ):
-            raise LobbyError(403, f"{other.name} takes challenges only from players they follow")
+            raise LobbyError(403, f"{other.name} takes challenges only from players they follow",
+                             code="challenges_from_follows", params={"name": other.name})
         if not await self.people.presence.online([person_of(other.account_id)]):
             raise LobbyError(
-                409, f"{other.name} is not in the room just now: challenge them when they are"
+                409, f"{other.name} is not in the room just now: challenge them when they are",
+                code="not_in_room", params={"name": other.name}
             )
         casual = None
         if rated:
@@ -112,7 +119,8 @@ class Challenges:
         )
         if not await self.book.add(challenge):
             raise LobbyError(
-                409, f"you have challenged {other.name} already: wait for their answer"
+                409, f"you have challenged {other.name} already: wait for their answer",
+                code="challenged_already", params={"name": other.name}
             )
         self._timers[challenge.id] = asyncio.get_running_loop().call_later(
             self.seconds, lambda: self._soon(self.expire(challenge))
@@ -160,23 +168,28 @@ class Challenges:
         """The open challenge ``challenge_id`` to ``me``, or the refusal that says why not."""
         challenge = await self.book.get(challenge_id)
         if challenge is None:
-            raise LobbyError(404, "there is no such challenge (or it ended long ago)")
+            raise LobbyError(404, "there is no such challenge (or it ended long ago)",
+                             code="no_challenge")
         if challenge.to_id != me.id:
-            raise LobbyError(403, "this challenge is not yours to answer")
+            raise LobbyError(403, "this challenge is not yours to answer",
+                             code="not_your_challenge")
         if challenge.state == "expired" or (
             challenge.state == "open" and challenge.expires <= time.time()
         ):
             raise LobbyError(
-                410, f"this challenge expired: a challenge waits {self.seconds:g} seconds"
+                410, f"this challenge expired: a challenge waits {self.seconds:g} seconds",
+                code="challenge_expired", params={"seconds": self.seconds}
             )
         if challenge.state != "open":
-            raise LobbyError(410, f"this challenge was {challenge.state} already")
+            raise LobbyError(410, f"this challenge was {challenge.state} already",
+                             code="challenge_answered", params={"state": challenge.state})
         return challenge
 
     async def _settle(self, challenge: Challenge, state: str) -> None:
         if await self.book.settle(challenge, state) is None:
             # Settled by another answer, or expired, between the look and the settling.
-            raise LobbyError(410, "this challenge was answered or expired just now")
+            raise LobbyError(410, "this challenge was answered or expired just now",
+                             code="challenge_answered_now")
         timer = self._timers.pop(challenge.id, None)  # if this process took it
         if timer is not None:
             timer.cancel()

@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+from collections.abc import Collection
 from typing import Any, Final
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -80,6 +81,11 @@ class PeopleFeed:
         self._following: set[str] = set()
         """Those of this process's people who follow anyone: whose lists a table that starts
         may change."""
+        self._followers: dict[str, set[int]] = {}
+        """Who followed each person here when they came, and who followed them since: told
+        when the person goes, even once the follows are gone (a deleted account takes its
+        follows with it, and its followers' lists went on showing it online, with Challenge,
+        until a reload; issue 35, item 10)."""
         self._sent: dict[str, str] = {}
         """The list each person here was sent last: a list read again and found the same is
         not sent again."""
@@ -105,6 +111,8 @@ class PeopleFeed:
         if person not in self.sockets:
             return
         if message.get("type") == FRIENDS_CHANGED:
+            if isinstance(message.get("follower"), int) and person in self._followers:
+                self._followers[person].add(message["follower"])
             self._soon(self.send_friends(person))
             return
         if message.get("type") == ACCOUNT_DELETED:
@@ -163,9 +171,11 @@ class PeopleFeed:
         self._sent[person] = text
         await self._send(person, text)
 
-    async def tell_followers(self, account_id: int) -> None:
-        """Those who follow ``account_id`` read their lists again, wherever they are."""
-        for follower in await social_queries.followers_of(self.room.storage, account_id):
+    async def tell_followers(self, account_id: int, also: Collection[int] = ()) -> None:
+        """Those who follow ``account_id`` read their lists again, wherever they are, and
+        those in ``also`` (who followed it a moment ago) too."""
+        followers = set(await social_queries.followers_of(self.room.storage, account_id))
+        for follower in sorted(followers | set(also)):
             await self.room.hub.tell(person_of(follower), {"type": FRIENDS_CHANGED})
 
     def lobby_changed(self) -> None:
@@ -237,6 +247,8 @@ class PeopleFeed:
         """Mark ``person`` online; a failure (Redis out of reach) leaves them offline to others
         but keeps their socket, which still gets their challenges' answers and lists."""
         try:
+            self._followers[person] = set(
+                await social_queries.followers_of(self.room.storage, account_id))
             if await self.presence.came(person, number):
                 await self.tell_followers(account_id)
         except Exception:
@@ -247,7 +259,9 @@ class PeopleFeed:
     ) -> None:
         held = self.sockets.get(person, set())
         held.discard(socket)
+        followed_by: set[int] = set()
         if not held:
+            followed_by = self._followers.pop(person, set())
             self.sockets.pop(person, None)
             self._accounts.pop(person, None)
             self._following.discard(person)
@@ -256,7 +270,7 @@ class PeopleFeed:
         await close_quietly(socket)
         try:
             if await self.presence.went(person, number):
-                await self.tell_followers(account_id)
+                await self.tell_followers(account_id, also=followed_by)
         except Exception:
             log.exception("%s could not be marked offline", person)
 

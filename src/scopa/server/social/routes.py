@@ -139,13 +139,17 @@ async def follow(body: Someone, me: Me, people: People, desk: Desk) -> Friends:
     (by default, once they follow you too). Their list may change with it: tell them."""
     other = await desk.find(body.name)
     if other.account_id == me.id:
-        raise LobbyError(422, "you cannot follow yourself: follow another player")
+        raise LobbyError(422, "you cannot follow yourself: follow another player",
+                         code="follow_yourself")
     await desk.check_blocks(me, other, "follow them")
     storage = people.room.storage
     if len(await social_queries.followed_by(storage, me.id)) >= MAX_FOLLOWS:
-        raise LobbyError(409, f"you follow {MAX_FOLLOWS} players already: unfollow one first")
+        raise LobbyError(409, f"you follow {MAX_FOLLOWS} players already: unfollow one first",
+                         code="too_many_follows", params={"most": MAX_FOLLOWS})
     await social_queries.follow(storage, me.id, other.account_id, now())
-    await people.room.hub.tell(person_of(other.account_id), {"type": FRIENDS_CHANGED})
+    # Who follows is said, so their list is told when the followed one goes (feed.py).
+    await people.room.hub.tell(person_of(other.account_id),
+                               {"type": FRIENDS_CHANGED, "follower": me.id})
     return await _changed(people, me.id)
 
 
@@ -165,10 +169,11 @@ async def block(body: Someone, me: Me, people: People, desk: Desk) -> Friends:
     with you, and neither of you follows the other any more."""
     other = await desk.find(body.name)
     if other.account_id == me.id:
-        raise LobbyError(422, "you cannot block yourself")
+        raise LobbyError(422, "you cannot block yourself", code="block_yourself")
     storage = people.room.storage
     if len(await social_queries.blocked_by(storage, me.id)) >= MAX_BLOCKS:
-        raise LobbyError(409, f"you blocked {MAX_BLOCKS} players already: unblock one first")
+        raise LobbyError(409, f"you blocked {MAX_BLOCKS} players already: unblock one first",
+                         code="too_many_blocks", params={"most": MAX_BLOCKS})
     await social_queries.block(storage, me.id, other.account_id, now())
     await people.room.hub.tell(person_of(other.account_id), {"type": FRIENDS_CHANGED})
     return await _changed(people, me.id)

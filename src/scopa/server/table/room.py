@@ -62,18 +62,20 @@ def build_rules(
     try:
         return Rules.preset(preset, **overrides)
     except (ValueError, TypeError) as error:
-        raise LobbyError(422, str(error)) from None
+        raise LobbyError(422, str(error), code="bad_rules") from None
 
 
 def check_look(look: str) -> str:
     if look not in LOOKS:
-        raise LobbyError(422, f"unknown deck look {look!r}; the looks are: {', '.join(LOOKS)}")
+        raise LobbyError(422, f"unknown deck look {look!r}; the looks are: {', '.join(LOOKS)}",
+                         code="unknown_look", params={"look": look})
     return look
 
 
 def check_level(level: str) -> str:
     if level not in LEVELS:
-        raise LobbyError(422, f"unknown bot level {level!r}; the levels are: {', '.join(LEVELS)}")
+        raise LobbyError(422, f"unknown bot level {level!r}; the levels are: {', '.join(LEVELS)}",
+                         code="unknown_level", params={"level": level})
     return level
 
 
@@ -281,11 +283,14 @@ class CardRoom:
         look = check_look(look)
         for seat, level in bots.items():
             if not 0 <= seat < rules.players:
-                raise LobbyError(422, f"bot seat must be 0..{rules.players - 1}; got {seat}")
+                raise LobbyError(422, f"bot seat must be 0..{rules.players - 1}; got {seat}",
+                                 code="bad_bot_seat",
+                                 params={"most": rules.players - 1, "seat": seat})
             check_level(level)
         if name is None and len(bots) >= rules.players:
             raise LobbyError(
-                422, "a table of bots only has nobody to start it: leave a seat for a person"
+                422, "a table of bots only has nobody to start it: leave a seat for a person",
+                code="bots_only"
             )
         seats = [
             StoredSeat(seat, "bot", f"Bot {seat + 1}", bots[seat])
@@ -299,7 +304,8 @@ class CardRoom:
             name = clean_name(name)
             free = [seat for seat in seats if seat.kind == "human"]
             if not free:
-                raise LobbyError(422, "every seat has a bot: leave one for yourself")
+                raise LobbyError(422, "every seat has a bot: leave one for yourself",
+                                 code="all_bots")
             mine = free[0].seat
             token = new_seat_token()
             seats[mine] = StoredSeat(mine, "human", name, None, hash_token(token))
@@ -322,8 +328,9 @@ class CardRoom:
             await self._lobby_changed()
             return table, mine, token
         if code is not None:
-            raise LobbyError(409, f"there is a table {code} already")
-        raise LobbyError(503, "could not find a free table code; try again")
+            raise LobbyError(409, f"there is a table {code} already",
+                             code="table_exists", params={"code": code})
+        raise LobbyError(503, "could not find a free table code; try again", code="no_free_code")
 
     async def account_deleted(self, account_id: int, held: Sequence[HeldSeat]) -> None:
         """Account ``account_id``, deleted, held ``held`` (issue 34, item 12): every process is
@@ -404,13 +411,14 @@ class CardRoom:
         cards but never the seed, and which a seal may open to it earlier."""
         found = await self.storage.load_match_record(match_id)
         if found is None:
-            raise LobbyError(404, f"no match has the id {match_id}")
+            raise LobbyError(404, f"no match has the id {match_id}",
+                             code="unknown_match", params={"match": match_id})
         refusal = await self.sealed(match_id, replay_for)
         if refusal is not None:
-            raise LobbyError(403, refusal)
+            raise LobbyError(403, refusal, code="replay_sealed")
         _, record = found
         if record is None:
             raise LobbyError(
-                403, "the match is not over: its record holds the deck order, shown only at the end"
-            )
+                403, "the match is not over: its record holds the deck order, shown only at the "
+                "end", code="match_not_over")
         return record

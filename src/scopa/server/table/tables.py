@@ -82,9 +82,11 @@ def clean_name(name: str) -> str:
     """A guest's display name: printable, trimmed, 1 to 32 characters."""
     name = " ".join(name.split())
     if not name or not name.isprintable():
-        raise LobbyError(422, "a display name must have at least one printable character")
+        raise LobbyError(422, "a display name must have at least one printable character",
+                         code="display_name_empty")
     if len(name) > MAX_NAME_LENGTH:
-        raise LobbyError(422, f"a display name may have at most {MAX_NAME_LENGTH} characters")
+        raise LobbyError(422, f"a display name may have at most {MAX_NAME_LENGTH} characters",
+                         code="display_name_too_long", params={"most": MAX_NAME_LENGTH})
     return name
 
 
@@ -223,8 +225,11 @@ class Table:
         self.touched = now()
 
     def is_open(self) -> bool:
-        """Waiting, with a seat for someone to take."""
-        return self.status == "waiting" and any(self._is_free(s) for s in self.seats)
+        """Waiting, with a seat for someone to take and someone at it to play with: a table
+        its people have all left is listed no more (the lobby showed it as "nobody waiting, 2
+        free" for as long as it stayed; issue 35, item 10)."""
+        return self.status == "waiting" and any(self._is_free(s) for s in self.seats) and any(
+            s.kind == "human" and s.token_hash is not None for s in self.seats)
 
     @staticmethod
     def _is_free(seat: StoredSeat) -> bool:
@@ -240,7 +245,7 @@ class Table:
     def _seat_for(self, token: str) -> StoredSeat:
         number = self.seat_of(token)
         if number is None:
-            raise LobbyError(403, "that token holds no seat at this table")
+            raise LobbyError(403, "that token holds no seat at this table", code="bad_token")
         return self.seats[number]
 
     def info(self) -> dict[str, Any]:
@@ -475,18 +480,22 @@ class Table:
         async with self.lock:
             self._refuse_expired()
             if self.status == "playing":
-                raise LobbyError(409, "the match has started: watch it, or join another table")
+                raise LobbyError(409, "the match has started: watch it, or join another table",
+                                 code="match_started")
             if seat is None:
                 free = [s for s in self.seats if self._is_free(s)]
                 if not free:
-                    raise LobbyError(409, "every seat at this table is taken")
+                    raise LobbyError(409, "every seat at this table is taken", code="table_full")
                 chosen = free[0]
             else:
                 if not 0 <= seat < len(self.seats):
-                    raise LobbyError(422, f"seat must be 0..{len(self.seats) - 1}; got {seat}")
+                    raise LobbyError(422, f"seat must be 0..{len(self.seats) - 1}; got {seat}",
+                                     code="bad_seat",
+                                     params={"most": len(self.seats) - 1, "seat": seat})
                 chosen = self.seats[seat]
                 if not self._is_free(chosen):
-                    raise LobbyError(409, f"seat {seat} is taken")
+                    raise LobbyError(409, f"seat {seat} is taken",
+                                     code="seat_taken", params={"seat": seat})
             token = new_seat_token()
             taken = StoredSeat(chosen.seat, "human", name, None, hash_token(token))
             await self._stored(self._storage.save_seat(self.code, taken, epoch=self.epoch))
@@ -593,7 +602,8 @@ class Table:
             self._seat_for(token)
             self._refuse_expired()
             if self.status != "waiting":
-                raise LobbyError(409, f"the table is {self.status}, not waiting to start")
+                raise LobbyError(409, f"the table is {self.status}, not waiting to start",
+                                 code="table_not_waiting", params={"status": self.status})
             await self._start_match()
 
     async def rematch(self, token: str) -> None:
@@ -602,7 +612,8 @@ class Table:
             self._seat_for(token)
             self._refuse_expired()
             if self.status != "over":
-                raise LobbyError(409, f"the table is {self.status}: a rematch follows a match")
+                raise LobbyError(409, f"the table is {self.status}: a rematch follows a match",
+                                 code="no_rematch", params={"status": self.status})
             if any(self._is_free(seat) for seat in self.seats):
                 self.status = "waiting"
                 self.touch()
@@ -623,7 +634,8 @@ class Table:
         if self.status == "expired":
             minutes = self._settings.waiting_expiry / 60
             raise LobbyError(
-                410, f"this table expired after {minutes:g} minutes with nobody joining it"
+                410, f"this table expired after {minutes:g} minutes with nobody joining it",
+                code="table_expired", params={"minutes": minutes}
             )
 
     async def expire(self) -> None:
@@ -643,7 +655,8 @@ class Table:
     async def _start_match(self) -> None:
         free = [seat.seat for seat in self.seats if self._is_free(seat)]
         if free:
-            raise LobbyError(409, f"seats {free} are still free: a match needs every seat taken")
+            raise LobbyError(409, f"seats {free} are still free: a match needs every seat taken",
+                             code="seats_free", params={"seats": str(free)})
         # Whether this match is rated is decided as it is dealt, and said before its first move
         # (docs/ratings.md, "Fair play"); the hints follow it.
         self.mode = await rating_queries.deal_mode(self._storage, self.code, now())
@@ -1077,7 +1090,8 @@ class Table:
             return await write
         except StaleOwnerError:
             raise LobbyError(
-                503, "this table moved to another server just now: try again"
+                503, "this table moved to another server just now: try again",
+                code="table_moved"
             ) from None
 
     async def _play_for(self, seat: int, level: str, version: int) -> None:

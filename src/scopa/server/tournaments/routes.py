@@ -67,43 +67,49 @@ class NewTournament(BaseModel):
 def _check(body: NewTournament, moment: datetime) -> tuple[str, datetime]:
     name = " ".join(unicodedata.normalize("NFC", body.name).split())
     if not 1 <= len(name) <= MAX_NAME:
-        raise LobbyError(422, f"a tournament's name is 1 to {MAX_NAME} characters")
+        raise LobbyError(422, f"a tournament's name is 1 to {MAX_NAME} characters",
+                         code="tournament_name_length", params={"most": MAX_NAME})
     # The lobby shows it to everyone: the rule of user names and chat (issue 34, item 11).
     fault = shown_fault(name, "a tournament's name")
     if fault is not None:
-        raise LobbyError(422, fault)
+        raise LobbyError(422, fault, code="tournament_name_unfit")
     rules = build_rules(body.preset, 2, None, None)
     if rules.players != 2:
-        raise LobbyError(422, "a tournament's games are played by two")
+        raise LobbyError(422, "a tournament's games are played by two", code="tournament_two")
     if body.kind == "arena":
         if body.rounds is not None:
-            raise LobbyError(422, "an arena has no rounds: give its length in minutes")
+            raise LobbyError(422, "an arena has no rounds: give its length in minutes",
+                             code="arena_no_rounds")
         if body.minutes is None or not 1 <= body.minutes <= MAX_MINUTES:
             raise LobbyError(
                 422, f"an arena lasts from 1 minute to a day ({MAX_MINUTES} minutes); got "
-                f"{body.minutes}")
+                f"{body.minutes}", code="arena_minutes", params={"most": MAX_MINUTES})
     else:
         if body.minutes is not None:
-            raise LobbyError(422, "a Swiss has no set length: give its number of rounds")
+            raise LobbyError(422, "a Swiss has no set length: give its number of rounds",
+                             code="swiss_no_minutes")
         if body.rounds is None or not 1 <= body.rounds <= MAX_ROUNDS:
             raise LobbyError(
-                422, f"a Swiss has from 1 to {MAX_ROUNDS} rounds; got {body.rounds}")
+                422, f"a Swiss has from 1 to {MAX_ROUNDS} rounds; got {body.rounds}",
+                code="swiss_rounds", params={"most": MAX_ROUNDS})
     starts = body.starts_at
     if starts.tzinfo is None:
         starts = starts.replace(tzinfo=UTC)
     if starts < moment:
         raise LobbyError(
             422, f"the start {starts.isoformat(timespec='minutes')} is in the past: choose a "
-            "time from now on")
+            "time from now on", code="start_in_past")
     if starts > moment + MAX_AHEAD:
-        raise LobbyError(422, "a tournament starts within 30 days")
+        raise LobbyError(422, "a tournament starts within 30 days",
+                         code="start_too_far", params={"days": 30})
     return name, starts
 
 
 async def _found(director: Tournaments, tournament_id: int) -> StoredTournament:
     found = await tournament_queries.find(director.storage, tournament_id)
     if found is None:
-        raise LobbyError(404, f"no tournament has the id {tournament_id}")
+        raise LobbyError(404, f"no tournament has the id {tournament_id}",
+                         code="no_tournament", params={"id": tournament_id})
     return found
 
 
@@ -133,7 +139,8 @@ async def create_tournament(body: NewTournament, director: Director,
     if await tournament_queries.open_count(director.storage, account.id) >= MAX_OPEN_PER_ACCOUNT:
         raise LobbyError(
             409, f"you have {MAX_OPEN_PER_ACCOUNT} tournaments not finished yet: make another "
-            "once one has ended")
+            "once one has ended",
+            code="too_many_tournaments", params={"most": MAX_OPEN_PER_ACCOUNT})
     ends = None if body.minutes is None else starts + timedelta(minutes=body.minutes)
     made = await tournament_queries.create(director.storage, {
         "name": name, "kind": body.kind, "preset": body.preset, "minutes": body.minutes,
@@ -163,18 +170,21 @@ async def join_tournament(tournament_id: TournamentId, director: Director,
     if tournament.status == "finished" or (
         tournament.ends_at is not None and tournament.ends_at <= moment
     ):
-        raise LobbyError(409, "the tournament is over: joining closed at its end")
+        raise LobbyError(409, "the tournament is over: joining closed at its end",
+                         code="tournament_over")
     coming_back = account.id in await tournament_queries.withdrawn(
         director.storage, tournament_id)
     if tournament.kind == "swiss" and tournament.status != "open" and not coming_back:
         raise LobbyError(
-            409, "the Swiss has begun: joining closed when its first round was paired")
+            409, "the Swiss has begun: joining closed when its first round was paired",
+            code="swiss_begun")
     if len(await tournament_queries.players(director.storage, tournament_id)) >= MAX_PLAYERS:
-        raise LobbyError(409, f"the tournament is full: {MAX_PLAYERS} players")
+        raise LobbyError(409, f"the tournament is full: {MAX_PLAYERS} players",
+                         code="tournament_full", params={"most": MAX_PLAYERS})
     if not await tournament_queries.join(
         director.storage, tournament_id, account.id, account.name, moment
     ):
-        raise LobbyError(409, "you have joined this tournament already")
+        raise LobbyError(409, "you have joined this tournament already", code="joined_already")
     await director.changed(tournament_id)
     return await _shown(director, tournament, request)
 
@@ -187,9 +197,10 @@ async def withdraw_from_tournament(tournament_id: TournamentId, director: Direct
     account = await accounts.require_account(request, write=True)
     tournament = await _found(director, tournament_id)
     if tournament.status == "finished":
-        raise LobbyError(409, "the tournament is over: there is nothing to withdraw from")
+        raise LobbyError(409, "the tournament is over: there is nothing to withdraw from",
+                         code="tournament_over_withdraw")
     if not await tournament_queries.withdraw(director.storage, tournament_id, account.id):
-        raise LobbyError(409, "you are not playing in this tournament")
+        raise LobbyError(409, "you are not playing in this tournament", code="not_playing")
     await director.changed(tournament_id)
     return await _shown(director, tournament, request)
 
@@ -202,12 +213,13 @@ async def start_tournament(tournament_id: TournamentId, director: Director,
     account = await accounts.require_account(request, write=True)
     tournament = await _found(director, tournament_id)
     if tournament.created_by != account.id:
-        raise LobbyError(403, "only the player who made the tournament may start it early")
+        raise LobbyError(403, "only the player who made the tournament may start it early",
+                         code="not_your_tournament")
     moment = director.clock()
     ends = None if tournament.minutes is None else moment + timedelta(minutes=tournament.minutes)
     if tournament.status != "open" or not await tournament_queries.start(
         director.storage, tournament_id, moment, ends
     ):
-        raise LobbyError(409, "the tournament has started already")
+        raise LobbyError(409, "the tournament has started already", code="started_already")
     await director.changed(tournament_id)
     return await _shown(director, await _found(director, tournament_id), request)

@@ -1,18 +1,67 @@
 // The lobby over HTTP and the seat tokens kept in the browser (docs/protocol.md).
 
-// The lobby's refusal, with its sentence for people (the answer's "detail").
-class LobbyError extends Error {}
+import { h } from "./dom.js";
+import { loadRefusals, refusal, t } from "./i18n.js";
 
-export async function api(path, body) {
-  const init = body === undefined ? {} : {
-    method: "POST",
+// The room's refusal: its `message` in the reader's language (the server's English sentence,
+// the answer's "detail", for a code this client does not know), its `code` and `params`.
+export class LobbyError extends Error {
+  constructor(message, code = null, params = {}) {
+    super(message);
+    this.code = code;
+    this.params = params;
+  }
+}
+
+// No answer at all: the network is gone or the room cannot be reached. Nothing was done, so
+// the same request may simply be made again (`error.unreachable`: the page offers to retry).
+export class Unreachable extends LobbyError {
+  constructor() {
+    super(t("refusal.unreachable"), "unreachable");
+    this.unreachable = true;
+  }
+}
+
+// The answer to `method path` (a JSON body if given), or the refusal thrown as a LobbyError.
+export async function request(method, path, body) {
+  const init = body === undefined ? { method } : {
+    method,
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body),
   };
-  const answer = await fetch(`/api${path}`, init);
-  const data = await answer.json();
-  if (!answer.ok) throw new LobbyError(data.detail ?? String(answer.status));
-  return data;
+  let answer;
+  try {
+    answer = await fetch(`/api${path}`, init);
+  } catch {
+    throw new Unreachable(); // fetch's own words ("Failed to fetch") are for programmers
+  }
+  if (answer.ok) return answer;
+  // A proxy's page (a 502 while the room restarts) has no JSON: its status is all it says.
+  const data = await answer.json().catch(() => ({}));
+  await loadRefusals();
+  const sentence = data.detail ?? t("refusal.status", { status: answer.status });
+  throw new LobbyError(refusal(data.code, data.params, sentence), data.code ?? null,
+    data.params ?? {});
+}
+
+// What a page keeps of a refusal (plain data, so a page that compares its state to redraw
+// only on a change can): the words, and whether trying again may help.
+export function problemOf(error) {
+  return { text: error.message, retry: Boolean(error.unreachable) };
+}
+
+// The refusal's line, where it happened; for a request that got no answer at all, with a
+// "Try again" button that runs `retry` (nothing was done, so trying again is all there is).
+export function problemLine(problem, retry, attributes = {}) {
+  if (!problem) return null;
+  return h("p", { class: "problem", role: "alert", ...attributes }, problem.text,
+    problem.retry && retry ? [" ", h("button", { type: "button", class: "retry",
+      onclick: retry }, t("refusal.retry"))] : null);
+}
+
+export async function api(path, body) {
+  const answer = await request(body === undefined ? "GET" : "POST", path, body);
+  return answer.json();
 }
 
 // A seat token is the seat: kept per table so that reloading the page keeps the seat.

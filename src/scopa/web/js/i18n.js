@@ -27,6 +27,9 @@ export async function setLanguage(code, remember = false) {
   messages = await answer.json();
   plurals = new Intl.PluralRules(code);
   document.documentElement.lang = code;
+  // The refusals' words follow the language, asked again at the next refusal.
+  refusals = {};
+  refusalsAsked = null;
 }
 
 // The message `key` with its {placeholders} filled from `params`; `fallback` when the
@@ -38,6 +41,33 @@ export function t(key, params = {}, fallback = key) {
   const text = typeof entry === "string" ? entry
     : entry[Number.isFinite(params.count) ? plurals.select(params.count) : "other"] ?? entry.other;
   return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
+}
+
+// The words of the room's refusals, by code, in i18n/refusals/<language>.json: a catalogue of
+// their own, asked for by the first refusal (js/api.js waits for it), so that a first load,
+// which is refused nothing, does not carry 150 sentences it will not show.
+let refusals = {};
+let refusalsAsked = null;
+
+export function loadRefusals() {
+  const language = document.documentElement.lang || "en";
+  refusalsAsked ??= fetch(new URL(`../i18n/refusals/${language}.json`, import.meta.url))
+    .then((answer) => answer.json())
+    .then((words) => {
+      if (document.documentElement.lang === language) refusals = words;
+    })
+    .catch(() => {
+      refusalsAsked = null; // offline, and not kept yet: the server's sentence serves
+    });
+  return refusalsAsked;
+}
+
+// A refusal of the room in the reader's language: its code's words filled from the refusal's
+// `params`, or the server's own (English) `sentence` for a code this client does not know yet
+// or whose words have not arrived (docs/protocol.md, "Refusals").
+export function refusal(code, params, sentence) {
+  const entry = code ? refusals[code] : undefined;
+  return entry === undefined ? sentence : t(`refusal.${code}`, params ?? {}, entry);
 }
 
 // A number with one decimal as the page's language writes it: "1.5" in English, "1,5" in

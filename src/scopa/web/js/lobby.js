@@ -3,7 +3,8 @@
 // joining one by its link or code, and the open tables with who is waiting at them, live over
 // the lobby's socket (/ws/lobby).
 
-import { LOOKS, PRESETS, PRESET_PLAYERS, api, botLevels, keepSeatToken } from "./api.js";
+import { LOOKS, PRESETS, PRESET_PLAYERS, api, botLevels, keepSeatToken, problemLine,
+  problemOf } from "./api.js";
 import { faceSvg } from "./cards.js";
 import { dailyDealCard } from "./dailylink.js";
 import { h } from "./dom.js";
@@ -94,7 +95,8 @@ function myName() {
 export function showLobby(main) {
   let tables = [];
   let levels = [];
-  let problem = "";
+  let problem = null;
+  let retry = null; // the request refused for want of an answer, to make again
 
   async function take(request) {
     try {
@@ -102,7 +104,8 @@ export function showLobby(main) {
       keepSeatToken(grant.table.code, grant.token);
       location.hash = `#/t/${grant.table.code}`;
     } catch (error) {
-      problem = error.message;
+      problem = problemOf(error);
+      retry = () => take(request);
       render();
     }
   }
@@ -114,11 +117,18 @@ export function showLobby(main) {
   }
 
   // The level lists are filled in place once the levels arrive, so nothing chosen is lost.
+  // Offline they wait for the network, quietly: the known levels are offered meanwhile, and
+  // nothing has been refused (the offline notice says what waits for the network).
   async function loadLevels() {
     try {
       levels = await botLevels();
     } catch (error) {
-      problem = error.message;
+      if (error.unreachable) {
+        window.addEventListener("online", loadLevels, { once: true });
+        return;
+      }
+      problem = problemOf(error);
+      retry = loadLevels;
       render();
       return;
     }
@@ -252,7 +262,11 @@ export function showLobby(main) {
     // come last, under their own heading, for those who want them.
     main.replaceChildren(...[
       hero(), playPersonPanel(),
-      problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
+      problemLine(problem, () => {
+        problem = null;
+        render();
+        retry();
+      }, { id: "lobby-problem" }),
       h("div", { class: "lobby" }, friendsPanel(),
         h("div", { class: "daily-cards" }, dailyPuzzleCard(), dailyDealCard()), tournamentsCard(),
         openTables()),

@@ -9,7 +9,7 @@ import { keepSeatToken } from "./api.js";
 import { whoAmI } from "./account.js";
 import { askToNotify, callBack, mayAskToNotify } from "./callback.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { loadRefusals, refusal, t } from "./i18n.js";
 import { playerName } from "./prefs.js";
 import { openSocket } from "./socket.js";
 
@@ -113,7 +113,8 @@ function heard(message) {
       if (!state.botTable) goToMatch();
       break;
     case "error":
-      state.problem = message.message;
+      state.problem = message;
+      loadRefusals().then(draw); // worded once the refusals' words are here
       if (message.code !== "already_waiting" || !state.count) state.waiting = false;
       break;
     default:
@@ -184,7 +185,8 @@ function choicePanel() {
 function panelBody() {
   return [
     h("h2", {}, t("pools.title")),
-    state.problem ? h("p", { class: "problem", role: "alert" }, state.problem) : null,
+    state.problem ? h("p", { class: "problem", role: "alert" },
+      refusal(state.problem.code, state.problem.params, state.problem.message)) : null,
     ...(state.waiting ? waitingPanel() : choicePanel()),
   ];
 }

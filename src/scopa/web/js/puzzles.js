@@ -157,6 +157,8 @@ export function showPuzzles(main, hash) {
     } catch (error) {
       if (asked !== run) return;
       Object.assign(s, { problem: error.message, busy: false });
+      // Offline: the puzzle is dealt when the connection is back.
+      if (error.unreachable) window.addEventListener("online", () => load(path), { once: true });
     }
     render();
   }

@@ -5,7 +5,7 @@
 import { forgetSeatToken, keepMatchToken, seatToken } from "./api.js";
 import { callBack } from "./callback.js";
 import { loadedChat } from "./chatlink.js";
-import { t } from "./i18n.js";
+import { loadRefusals, refusal, t } from "./i18n.js";
 import { parseMove } from "./moves.js";
 import { cue } from "./sound.js";
 
@@ -68,7 +68,14 @@ export function receive(page, message) {
     } else if (message.code === "no_table") {
       s.problem = t("table.no_table");
     } else {
-      s.problem = message.message;
+      // In the reader's language once the refusals' words are here (the first one asks).
+      const words = () => refusal(message.code, message.params, message.message);
+      s.problem = words();
+      loadRefusals().then(() => {
+        if (s.problem !== message.message) return;
+        s.problem = words();
+        page.render();
+      });
     }
   }
   return true;
