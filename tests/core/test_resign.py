@@ -134,8 +134,10 @@ def test_any_resignation_ends_the_match_and_replays(
     rng = random.Random(seed)
     for _ in range(moves):
         if game.is_over:
-            return
+            break
         game.play(rng.choice(game.legal_moves()))
+    if game.is_over:  # the last of the moves may have ended it: nothing is left to resign
+        return
     seat = who % rules.players
     game.resign(seat)
     assert game.winner is not None and game.winner != game.side_of(seat)
