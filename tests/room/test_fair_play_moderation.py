@@ -17,11 +17,9 @@ import random
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 import sqlalchemy as sa
 
-from scopa.cli import main
 from scopa.server.accounts.agreement import suspects, tally
 from scopa.server.client import Lobby, TableConnection
 from scopa.server.common.browser import COOKIE as BROWSER_COOKIE
@@ -39,17 +37,12 @@ from .server_support import (
     running_server,
     settings_for,
 )
+from .test_chat_moderate import moderate
 
 pytestmark = pytest.mark.anyio
 __all__ = ["anyio_backend"]
 
 PASSWORD = "a good password"
-
-
-async def _moderate(tmp_path: Path, *args: str) -> int:
-    """``scopa moderate ARGS --db`` the server's file, in a thread (it runs its own loop)."""
-    argv = ["moderate", *args, "--db", f"sqlite:///{tmp_path / 'room.db'}"]
-    return await anyio.to_thread.run_sync(main, argv)
 
 
 async def _register(server: Server, name: str, browser: Lobby | None = None) -> Lobby:
@@ -129,7 +122,7 @@ async def test_links_list_the_accounts_of_one_browser_and_one_address(
         assert not any(value in str(kept) for value in ("127.0.0.1", key))
         capsys.readouterr()
 
-        assert await _moderate(tmp_path, "links", "Anna") == 0
+        assert await moderate(tmp_path, "links", "Anna") == 0
         said = capsys.readouterr().out
         bruno_part, carla_part = said.split("Carla")
         assert "Bruno" in bruno_part and "same address" in bruno_part
@@ -138,13 +131,13 @@ async def test_links_list_the_accounts_of_one_browser_and_one_address(
         assert "same address" in carla_part and "same browser" not in carla_part
         assert "no rated match together" in carla_part
 
-        assert await _moderate(tmp_path, "links", "Carla", "--json") == 0
+        assert await moderate(tmp_path, "links", "Carla", "--json") == 0
         listed = json.loads(capsys.readouterr().out)
         assert listed["account"] == "Carla"
         assert {link["name"]: [s["what"] for s in link["shared"]]
                 for link in listed["links"]} == {"Anna": ["address"], "Bruno": ["address"]}
 
-        assert await _moderate(tmp_path, "links", "Nobody") == 2
+        assert await moderate(tmp_path, "links", "Nobody") == 2
         assert "no account is called 'Nobody'" in capsys.readouterr().err
 
 
@@ -162,7 +155,7 @@ async def test_a_mark_refunds_the_opponents_and_ends_rated_play_until_unmarked(
             assert lost < 25.0
             assert await _top(anna) == ["Anna", "Bruno"]
 
-            assert await _moderate(tmp_path, "mark", "Anna", "--booster", "--reason",
+            assert await moderate(tmp_path, "mark", "Anna", "--booster", "--reason",
                                    "a second account's wins", "--by", "Mod One") == 0
             said = capsys.readouterr().out
             assert "Anna is marked (booster)" in said
@@ -170,7 +163,7 @@ async def test_a_mark_refunds_the_opponents_and_ends_rated_play_until_unmarked(
             assert await _mu(server, bruno) == pytest.approx(25.0)
             assert await _top(anna) == ["Bruno"]
             # Marked already: refused, and nothing changes (no second refund).
-            assert await _moderate(tmp_path, "mark", "Anna", "--engine", "--reason", "x") == 2
+            assert await moderate(tmp_path, "mark", "Anna", "--engine", "--reason", "x") == 2
             assert "marked already (booster)" in capsys.readouterr().err
             assert await _mu(server, bruno) == pytest.approx(25.0)
             # Its next table chosen rated plays casual, and says why before the first move.
@@ -179,15 +172,15 @@ async def test_a_mark_refunds_the_opponents_and_ends_rated_play_until_unmarked(
                 False, {"code": "marked", "message": CASUAL["marked"]})
             assert await _mu(server, bruno) == pytest.approx(25.0)
 
-            assert await _moderate(tmp_path, "unmark", "Anna", "--reason", "appeal heard",
+            assert await moderate(tmp_path, "unmark", "Anna", "--reason", "appeal heard",
                                    "--by", "Mod Two") == 0
             assert f"Bruno: {25.0 - lost:.2f} mu taken back" in capsys.readouterr().out
             assert await _mu(server, bruno) == pytest.approx(lost)
             assert await _top(anna) == ["Anna", "Bruno"]
-            assert await _moderate(tmp_path, "unmark", "Anna", "--reason", "again") == 2
+            assert await moderate(tmp_path, "unmark", "Anna", "--reason", "again") == 2
             assert "Anna carries no mark" in capsys.readouterr().err
 
-            assert await _moderate(tmp_path, "acts", "Anna") == 0
+            assert await moderate(tmp_path, "acts", "Anna") == 0
             acts = capsys.readouterr().out.splitlines()
             assert len(acts) == 2
             assert acts[0].endswith("Mod One marked Anna (booster): a second account's wins")
@@ -235,7 +228,7 @@ async def test_each_rated_match_is_judged_by_the_master_and_its_reviews_kept(
             await bruno.aclose()
         # Two accounts are too few to compare: nobody is flagged.
         capsys.readouterr()
-        assert await _moderate(tmp_path, "suspects") == 0
+        assert await moderate(tmp_path, "suspects") == 0
         assert capsys.readouterr().out.startswith("no suspects")
 
 
