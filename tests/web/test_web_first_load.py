@@ -9,14 +9,16 @@ from playwright.sync_api import Browser
 
 from .web_support import ARTIFACTS, DESKTOP, open_page
 
-BUDGET = 90_000
+BUDGET = 92_000
 """Bytes a first load of a table may fetch, every file and the socket's first messages aside.
 150,000 until 2026-12-02, when the security headers on every answer and the review's seat
 token (issue 21) took a load to 150,603 (155,000 then); the files served gzipped (issue 22,
 item 6) took it to 65,078, in 29 requests, on 2026-12-02, and the same day's new table,
 chat and puzzle modules to 77,873 in 32. On 2026-12-04 the table in three modules (issue 32)
 took it to 91,153 in 42, and a profile and the leaderboards loaded when first opened back to
-87,689."""
+87,689. 92,000 since 2026-12-06, when trying again after the network is back (api.js) took
+it to 90,134 in 40. About 800 bytes of each answer are its security headers (40 answers:
+32 kB), which only a page needs whole."""
 
 
 def test_the_first_load_of_a_table_is_light(browser: Browser, web_server: str) -> None:

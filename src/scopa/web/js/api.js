@@ -22,6 +22,42 @@ export class Unreachable extends LobbyError {
   }
 }
 
+// A waiter that tries again once the network is back: at the `online` event if the try
+// failed offline; if it failed while the browser said online (the event comes before the
+// route, or the service worker, is up), after a pause doubling from 1 s to 30 s. `wait` after
+// each failed try, `cancel` when the person goes elsewhere, `done` once a try worked.
+export function backOnline() {
+  let pause = 1000;
+  let timer;
+  let listener = null;
+  function cancel() {
+    clearTimeout(timer);
+    if (listener) window.removeEventListener("online", listener);
+    listener = null;
+  }
+  return {
+    wait(retry) {
+      cancel();
+      const go = () => {
+        cancel();
+        retry();
+      };
+      if (navigator.onLine) {
+        timer = setTimeout(go, pause);
+        pause = Math.min(2 * pause, 30000);
+      } else {
+        listener = go;
+        window.addEventListener("online", go, { once: true });
+      }
+    },
+    cancel,
+    done() {
+      cancel();
+      pause = 1000;
+    },
+  };
+}
+
 // The answer to `method path` (a JSON body if given), or the refusal thrown as a LobbyError.
 export async function request(method, path, body) {
   const init = body === undefined ? { method } : {

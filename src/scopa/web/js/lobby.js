@@ -3,8 +3,8 @@
 // joining one by its link or code, and the open tables with who is waiting at them, live over
 // the lobby's socket (/ws/lobby).
 
-import { LOOKS, PRESETS, PRESET_PLAYERS, api, botLevels, keepSeatToken, problemLine,
-  problemOf } from "./api.js";
+import { LOOKS, PRESETS, PRESET_PLAYERS, api, backOnline, botLevels, keepSeatToken,
+  problemLine, problemOf } from "./api.js";
 import { faceSvg } from "./cards.js";
 import { dailyDealCard } from "./dailylink.js";
 import { h } from "./dom.js";
@@ -119,12 +119,14 @@ export function showLobby(main) {
   // The level lists are filled in place once the levels arrive, so nothing chosen is lost.
   // Offline they wait for the network, quietly: the known levels are offered meanwhile, and
   // nothing has been refused (the offline notice says what waits for the network).
+  const back = backOnline();
   async function loadLevels() {
     try {
       levels = await botLevels();
+      back.done();
     } catch (error) {
       if (error.unreachable) {
-        window.addEventListener("online", loadLevels, { once: true });
+        back.wait(loadLevels);
         return;
       }
       problem = problemOf(error);
@@ -278,5 +280,11 @@ export function showLobby(main) {
   render();
   const stopWatching = watchTables(showTables);
   loadLevels();
-  return { render, close: stopWatching };
+  return {
+    render,
+    close() {
+      stopWatching();
+      back.cancel();
+    },
+  };
 }

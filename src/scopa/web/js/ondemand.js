@@ -2,6 +2,7 @@
 // deal, the tournaments, friends and challenges, a profile and the leaderboards, the table's
 // chat, the account's page), so that a table's first load does not fetch them: the ways into each (puzzlelink.js and its like) stand in with this until it is there.
 
+import { backOnline } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -38,22 +39,24 @@ export function onDemand(name, styles = null) {
 // A screen in `main` that shows `waiting` until `load` has the module, then hands over to the
 // screen `open(module)` makes (unless it was closed meanwhile). Offline, a module never
 // fetched cannot come: the screen says that it waits for the network, and it opens by itself
-// when the connection is back, or when "Try again" is pressed.
+// when the connection is back (backOnline in api.js), or when "Try again" is pressed.
 export function standIn(main, waiting, load, open) {
   let screen = null;
   let closed = false;
+  const back = backOnline();
   function attempt() {
     if (closed) return; // the person went elsewhere while it waited
     main.replaceChildren(waiting);
     load().then((module) => {
+      back.done();
       if (!closed) screen = open(module);
     }, () => {
       if (closed) return;
-      window.addEventListener("online", attempt, { once: true });
+      back.wait(attempt);
       main.replaceChildren(h("p", { class: "waits", role: "status", id: "needs-network" },
         t("offline.page_waits"), " ",
         h("button", { type: "button", class: "retry", onclick: () => {
-          window.removeEventListener("online", attempt);
+          back.cancel();
           attempt();
         } }, t("refusal.retry"))));
     });
@@ -63,6 +66,7 @@ export function standIn(main, waiting, load, open) {
     render: () => screen?.render(),
     close() {
       closed = true;
+      back.cancel();
       screen?.close?.();  // a screen with nothing to stop has no close
     },
   };

@@ -9,7 +9,7 @@
 // their rating; a guest is told that logging in keeps one.
 
 import { whoAmI } from "./account.js";
-import { api } from "./api.js";
+import { api, backOnline } from "./api.js";
 import { cardButton, cardImage } from "./cardview.js";
 import { h } from "./dom.js";
 import { cardName, t } from "./i18n.js";
@@ -139,6 +139,7 @@ export function showPuzzles(main, hash) {
     loadMine();
   });
   let run = 0; // the line being played: a later try, puzzle or screen stops an earlier one
+  const back = backOnline(); // a puzzle asked for offline is dealt when the network is back
   let timer = null;
   const look = () => dealtLook();
   const mine = () => s.puzzle.position.seat;
@@ -152,13 +153,13 @@ export function showPuzzles(main, hash) {
     try {
       const puzzle = await api(path);
       if (asked !== run) return;
+      back.done();
       Object.assign(s, { puzzle, answer: null, tried: null, pending: null, step: 0,
         problem: "", busy: false });
     } catch (error) {
       if (asked !== run) return;
       Object.assign(s, { problem: error.message, busy: false });
-      // Offline: the puzzle is dealt when the connection is back.
-      if (error.unreachable) window.addEventListener("online", () => load(path), { once: true });
+      if (error.unreachable) back.wait(() => load(path));
     }
     render();
   }
@@ -460,6 +461,7 @@ export function showPuzzles(main, hash) {
     render,
     close() {
       stopLine();
+      back.cancel();
       document.body.classList.remove("at-puzzle");
     },
   };
