@@ -137,3 +137,30 @@ def test_the_computer_while_waiting_and_the_banner_when_a_person_comes(
     assert status == "over"
     cid.check()
     dora.check()
+
+
+def test_a_person_seated_elsewhere_is_refused_with_the_way_to_their_table(
+    browser: Browser, web_server: str
+) -> None:
+    # Issue 35, item 2: "you are seated at X" links to X, where its owner sits again.
+    eva = open_page(browser, web_server, viewport=PHONE, locale="es-ES")
+    ask_for_a_person(eva, "Eva", "phone-seated")
+    fede = open_page(browser, web_server, viewport=DESKTOP)
+    ask_for_a_person(fede, "Fede", "desktop-seated")
+    for person in (eva, fede):
+        person.page.wait_for_selector("#board")
+    code = eva.page.url.rsplit("/", 1)[-1]
+    eva.page.evaluate("location.hash = '#/'")
+    ask = eva.page
+    ask.wait_for_selector("#play-person #pool-find")
+    ask.click("#pool-find")
+    link = ask.wait_for_selector("#play-person .problem a.to-table")
+    assert f"mesa {code}" in ask.inner_text("#play-person .problem")
+    assert link.inner_text() == "Ir a tu mesa" and link.get_attribute("href") == f"#/t/{code}"
+    screenshot(ask, "pools-seated-refusal-phone")
+    link.click()
+    ask.wait_for_selector("#board .hand button")
+    assert ask.url.endswith(f"#/t/{code}")
+    assert "Fede" in ask.inner_text(".seat.at-top"), "back in her own seat, not watching"
+    eva.check()
+    fede.check()

@@ -182,11 +182,19 @@ function choicePanel() {
   ];
 }
 
+// "You are seated at table X": the way to X, where its owner is seated again.
+function seatedAt(problem) {
+  const code = problem.params?.table;
+  if (problem.code !== "seated" || !/^[A-Z0-9]{4,12}$/.test(code ?? "")) return null;
+  return [" ", h("a", { href: `#/t/${code}`, class: "to-table" }, t("refusal.go_to_table"))];
+}
+
 function panelBody() {
   return [
     h("h2", {}, t("pools.title")),
     state.problem ? h("p", { class: "problem", role: "alert" },
-      refusal(state.problem.code, state.problem.params, state.problem.message)) : null,
+      refusal(state.problem.code, state.problem.params, state.problem.message),
+      seatedAt(state.problem)) : null,
     ...(state.waiting ? waitingPanel() : choicePanel()),
   ];
 }
