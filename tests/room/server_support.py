@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import io
 import os
 import random
 import secrets
@@ -92,8 +93,24 @@ async def running_server(settings: Settings) -> AsyncIterator[Server]:
         yield Server(f"http://127.0.0.1:{port}", app, settings)
     finally:
         server.should_exit = True
-        await asyncio.wait_for(task, TIMEOUT)
-        listener.close()
+        try:
+            await asyncio.wait_for(asyncio.shield(task), TIMEOUT)
+        except TimeoutError:
+            stacks = _stacks()
+            task.cancel()
+            raise AssertionError(
+                f"the server did not stop within {TIMEOUT} s; its tasks:\n{stacks}"
+            ) from None
+        finally:
+            listener.close()
+
+
+def _stacks() -> str:
+    """Where each task of this loop is waiting: what a shutdown that hangs is stuck on."""
+    out = io.StringIO()
+    for each in asyncio.all_tasks():
+        each.print_stack(limit=6, file=out)
+    return out.getvalue()
 
 
 def settings_for(tmp_path: Path, **changes: Any) -> Settings:

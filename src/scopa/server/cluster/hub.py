@@ -29,6 +29,7 @@ from typing import Any, Final
 import redis as sync_redis
 import redis.asyncio as redis
 
+from ..common.closing import within
 from ..common.hub import Deliver, Told
 from ..table.protocol import encode_list
 
@@ -135,8 +136,8 @@ class RedisHub:
                 await self._reader
         with contextlib.suppress(Exception):
             await self.redis.zrem(f"{PREFIX}processes", self.name)
-        await self._pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]
-        await self.redis.aclose()
+        await within("the hub's subscription", self._pubsub.aclose())  # type: ignore[no-untyped-call,unused-ignore]
+        await within("the hub's Redis connections", self.redis.aclose())
 
     async def send(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
         """One ``PUBLISH`` per process, of its messages as a JSON array: each Redis command,

@@ -29,6 +29,7 @@ import redis.asyncio as aredis
 from ...moves import Move
 from ...players import Reason
 from ...review import review_move
+from ..common.closing import within
 from ..table.bots import Position, hint_at, move_at, read_hint
 from .hub import PREFIX, inbox
 
@@ -99,7 +100,7 @@ class RemoteBots:
     async def close(self) -> None:
         for waiting in self._waiting.values():
             waiting.cancel()
-        await self.redis.aclose()
+        await within("the bot workers' Redis connections", self.redis.aclose())
 
 
 def answer(job: dict[str, Any]) -> dict[str, Any]:
