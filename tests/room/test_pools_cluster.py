@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.exceptions import ConnectionClosed
 
+from scopa.server.pools.matchmaker import Seating
 from scopa.server.store.schema import seats, tables
 from scopa.server.store.storage import async_url
 
@@ -25,6 +26,7 @@ from .server_support import (
     room_processes,
     until,
 )
+from .test_pools_leave import waiting_on
 
 pytestmark = [pytest.mark.anyio, pytest.mark.alone]
 __all__ = ["anyio_backend"]
@@ -98,3 +100,60 @@ async def test_three_processes_pair_everyone_once_through_a_kill_9() -> None:
         for _, waiter, _ in people.values():
             await waiter.close()
 
+
+
+async def test_a_maker_killed_between_seating_and_telling_ends_the_table_and_seats_again() -> None:
+    # Ada waits on p1, Bruno on p2. The database holds the maker (whichever process took them)
+    # after it seated both and before it deals and tells them: a lock the test takes on the
+    # matches that the deal writes. The maker is killed there.
+    async with room_processes(("p1", "p2")) as room:
+        ada, bruno = await Waiter.open(room.servers["p1"].url), await Waiter.open(
+            room.servers["p2"].url)
+        for waiter, name in ((ada, "Ada"), (bruno, "Bruno")):
+            await waiter.join(name=name)
+            await waiter.wait_for("waiting")
+        client = redis.Redis.from_url(room.redis, decode_responses=True)
+        engine = create_async_engine(async_url(room.db))
+        try:
+            async with engine.connect() as lock:
+                await lock.execute(sa.text("LOCK TABLE matches IN EXCLUSIVE MODE"))
+                await waiting_on(lock, "matches")
+                keys = await client.keys("scopa:pools:person:*")
+                states = {str(await client.get(key)) for key in keys}
+                assert len(keys) == 2 and len(states) == 1, states
+                state = states.pop()
+                found = Seating.read(state)
+                assert state.startswith("seated:") and found is not None, state
+                killed = room.known_as(found.process)
+                room.servers[killed].kill()
+                await lock.rollback()
+            survivor, there = (bruno, "p2") if killed == "p1" else (ada, "p1")
+
+            # The survivor's process finds the maker dead: the table it made is ended, and
+            # the survivor waits in the pool again, told nothing meanwhile.
+            async def waiting_again() -> bool:
+                return await client.hlen("scopa:pools:pool:scopa-casual") == 1
+
+            await until(waiting_again, "the survivor back in the pool")
+            async with engine.connect() as connection:
+                status = await connection.scalar(
+                    sa.select(tables.c.status).where(tables.c.code == found.code))
+            assert status == "expired"
+            assert "paired" not in [m["type"] for m in await survivor.until_pong()]
+            # A newcomer is paired with them, at a new table: the one place they sit.
+            carla = await Waiter.open(room.servers[there].url)
+            await carla.join(name="Carla")
+            first, second = await survivor.wait_for("paired"), await carla.wait_for("paired")
+            assert first["code"] == second["code"] != found.code
+            async with engine.connect() as connection:
+                names = (await connection.scalars(
+                    sa.select(seats.c.name).join(tables, tables.c.code == seats.c.table_code)
+                    .where(tables.c.status != "expired"))).all()
+            assert sorted(names) == sorted(first["players"])
+            assert (first["seat"], second["seat"]) in ((0, 1), (1, 0))
+            await carla.close()
+        finally:
+            await client.aclose()
+            await engine.dispose()
+            await ada.close()
+            await bruno.close()

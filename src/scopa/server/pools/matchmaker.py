@@ -114,9 +114,12 @@ def new_ticket() -> str:
 @dataclass(frozen=True)
 class Seating:
     """A group taken out of a pool: the table made for it and when, and the process making
-    it. Its people's keys name it (``taken:`` and :meth:`mark`) until they are seated.
+    it.
 
-    A process that finds the maker dead first ends that table, if it was made
+    Its people's keys name it (``taken:`` and :meth:`mark`) until they are seated, and
+    (``seated:`` and the mark) until they are told: their people are told in one message
+    (:meth:`Matchmaker.told`), so either all of them heard or none did. A process that finds
+    the maker dead while its person's key names it ends that table, if it was made
     (:meth:`~..store.storage.Storage.abandon_table`), and only then puts its person back: a
     maker killed between making the table and telling its people would otherwise leave them
     seated at a table they never heard of, and at the one their next pairing makes."""
@@ -130,10 +133,12 @@ class Seating:
 
     @classmethod
     def read(cls, state: str) -> Seating | None:
-        """The seating a key's ``state`` names, if it names one (``taken:`` and a mark)."""
-        if not state.startswith("taken:"):
+        """The seating a key's ``state`` names, if it names one (``taken:`` or ``seated:``,
+        and a mark)."""
+        kind, _, mark = state.partition(":")
+        if kind not in ("taken", "seated"):
             return None
-        code, _, rest = state.removeprefix("taken:").partition(":")
+        code, _, rest = mark.partition(":")
         stamp, _, process = rest.partition(":")
         if not stamp.isdigit() or not process:
             return None
@@ -332,23 +337,32 @@ class Matchmaker:
 
     def told(self, person: str, message: dict[str, Any]) -> None:
         """A message :meth:`Hub.tell` sent: the pools' own (to :data:`TOLD` keys), for the
-        people held here."""
+        people held here. A table's ``pool_paired`` is one message for all its people (each
+        given only their own seat and token), so a maker that dies telling them told all or
+        none."""
         if not person.startswith(TOLD):
             return
-        person = person.removeprefix(TOLD)
-        held = self.held.get(person)
+        if message["type"] == "pool_paired":
+            for key in message["tokens"]:
+                self._paired(key, message)
+            return
+        held = self.held.get(person.removeprefix(TOLD))
         if held is None:
             return
-        if message["type"] == "pool_paired" and held.party is not None \
-                and held.party.ticket in message["tickets"]:
-            del self.held[person]
-            held.socket.push({key: value for key, value in message.items()
-                              if key not in ("tickets", "tokens")}
-                             | {"type": "paired", "token": message["tokens"][person]})
-            held.socket.close(NORMAL_CLOSURE, "paired")
-        elif message["type"] == "pool_partner" and held.party is None:
+        if message["type"] == "pool_partner" and held.party is None:
             held.party = Waiting.from_dict(message["party"])
             held.socket.push({"type": "partner", "name": message["name"]})
+
+    def _paired(self, person: str, message: dict[str, Any]) -> None:
+        held = self.held.get(person)
+        if held is None or held.party is None or held.party.ticket not in message["tickets"]:
+            return
+        del self.held[person]
+        held.socket.push({key: value for key, value in message.items()
+                          if key not in ("tickets", "tokens", "seats")}
+                         | {"type": "paired", "seat": message["seats"][person],
+                            "token": message["tokens"][person]})
+        held.socket.close(NORMAL_CLOSURE, "paired")
 
     # -- the loop --------------------------------------------------------------------------------
 
@@ -374,8 +388,8 @@ class Matchmaker:
             if state is None:
                 await self._put_back(held, None)
             elif (seating := Seating.read(state)) is not None:
-                # Another process is seating them; put them back only if it died meanwhile,
-                # once the table it was making for them, if it made it, is ended.
+                # A process is seating or telling them; put them back only if it died
+                # meanwhile, once the table it was making for them, if it made it, is ended.
                 if alive is None:
                     alive = await self.room.hub.alive()
                 if seating.process not in alive:
@@ -485,7 +499,7 @@ class Matchmaker:
         people = [person.key for person in seats]
         # Who is in is decided here, in one step against their leaves: before the deal, so a
         # table that lost someone ends unplayed (its match never began) and seats nobody.
-        gone = await self.store.seat(people, seating.mark(), table.code)
+        gone = await self.store.seat(people, seating.mark())
         if gone:
             log.info("pools: table %s ended unplayed: %s left as it was made",
                      table.code, ", ".join(gone))
@@ -503,8 +517,10 @@ class Matchmaker:
             "players": [person.name for person in seats],
             "tickets": [party.ticket for party in group],
         }
-        for seat, person in enumerate(seats):
-            # The message of each person carries only their own token.
-            await self.room.hub.tell(TOLD + person.key, message | {
-                "seat": seat, "tokens": {person.key: tokens[person.key]}})
-        await self.store.seated(people, table.code)
+        # One message for everyone (it stays among the processes: each person is passed only
+        # their own seat and token), so they are told all at once or, if this process dies
+        # first, none is, and their processes end the table and put them back (:meth:`tick`).
+        await self.room.hub.tell(TOLD + "paired:" + table.code, message | {
+            "seats": {person.key: seat for seat, person in enumerate(seats)},
+            "tokens": tokens})
+        await self.store.seated(people, seating.mark(), table.code)

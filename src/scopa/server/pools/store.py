@@ -11,12 +11,13 @@ Both keep the same things and answer the same calls, so one matchmaker's code ru
   scripts are): every ticket must still be there, or nothing changes (another process took
   one first: nobody is paired twice); a ticket whose person key no longer holds it belongs to
   a person who has gone, and is dropped while the others stay, with their places at the front.
-  A taken person's key says ``taken:<maker>`` until the maker has seated them, so their own
-  process waits for the table, and puts them back if the maker died first (the matchmaker's
-  ``<maker>`` names the process and the table it makes, :class:`.matchmaker.Seating`);
+  A taken person's key says ``taken:<maker>`` until the maker has seated them, then
+  ``seated:<maker>`` until it has told them, so their own process waits for the table, and
+  puts them back if the maker died first (the matchmaker's ``<maker>`` names the process and
+  the table it makes, :class:`.matchmaker.Seating`);
 * a person's **leave** and the maker's **seat** decide who is in through that one key, each in
   one step: a leave takes the person out whatever the key says (their ticket, their pair code,
-  or ``taken:``, whose key then goes), unless it says ``seated:<table>``, which only the seat
+  or ``taken:``, whose key then goes), unless it says ``seated:<maker>``, which only the seat
   writes, and only if every key of the group still says ``taken:<maker>``. So a leave before
   the seat leaves the person out (the maker ends the table it made, and the others go back to
   their pool with their places), and a leave after it learns they were paired: the ``paired``
@@ -37,6 +38,7 @@ from typing import Final, Protocol
 
 import redis.asyncio as redis
 
+from ..common.closing import within
 from .matching import Waiting
 
 HOLD_SECONDS: Final = 7.0
@@ -45,7 +47,7 @@ TAKEN_SECONDS: Final = 30.0
 """How long a taken person waits for their table before their process puts them back (a key
 that says ``seated:`` lasts as long, until its people are told)."""
 SEATED_NEWS: Final = 10.0
-"""How long a seated person's key still says so (``seated:<table>``) once they are told."""
+"""How long a seated person's key still says so (``seated:<maker>``) once they are told."""
 SEATED_SECONDS: Final = 24 * 3600.0
 """How long the room remembers the table a person was paired to."""
 TABLES_KEPT: Final = 100_000
@@ -82,7 +84,7 @@ class PoolStore(Protocol):
         """``person`` leaves ``pool`` in one step, whatever their key says: their party's
         ticket (the party leaves the pool; a friend in it goes back alone), their pair code's
         ``pair:``, or ``taken:`` (the key goes, so the maker's :meth:`seat` leaves them out);
-        but a key that says ``seated:<table>`` stays: too late, they sit there. What the key
+        but a key that says ``seated:<maker>`` stays: too late, they sit there. What the key
         said (None: nothing)."""
 
     async def parties(self, pool: str) -> list[Waiting]:
@@ -92,14 +94,14 @@ class PoolStore(Protocol):
         """Take ``group`` out of ``pool`` at once, for ``maker`` to seat: their keys say
         ``taken:<maker>`` meanwhile."""
 
-    async def seat(self, people: list[str], maker: str, table: str) -> tuple[str, ...]:
-        """``maker`` seats ``people`` at ``table`` if every one's key still says
-        ``taken:<maker>``: the keys say ``seated:<table>`` then, and nothing is returned. Else
+    async def seat(self, people: list[str], maker: str) -> tuple[str, ...]:
+        """``maker`` seats ``people`` at its table if every one's key still says
+        ``taken:<maker>``: the keys say ``seated:<maker>`` then, and nothing is returned. Else
         the people who left meanwhile are returned, and the keys of the others go, so that
         their processes put them back in their pool with their places."""
 
-    async def seated(self, people: list[str], table: str) -> None:
-        """``people`` were told their seats at ``table``: their keys go (in Redis, after
+    async def seated(self, people: list[str], maker: str, table: str) -> None:
+        """``people`` were told their seats at ``maker``'s ``table``: their keys go (in Redis, after
         :data:`SEATED_NEWS`, while the news reaches their processes), the table is
         remembered."""
 
@@ -185,19 +187,19 @@ class MemoryPools:
                 self.keys[person.key] = f"taken:{maker}"
         return Taken(True)
 
-    async def seat(self, people: list[str], maker: str, table: str) -> tuple[str, ...]:
+    async def seat(self, people: list[str], maker: str) -> tuple[str, ...]:
         gone = tuple(person for person in people if self.keys.get(person) != f"taken:{maker}")
         for person in people:
             if gone:
                 self._release(person, f"taken:{maker}")
             else:
-                self.keys[person] = f"seated:{table}"
+                self.keys[person] = f"seated:{maker}"
         return gone
 
-    async def seated(self, people: list[str], table: str) -> None:
+    async def seated(self, people: list[str], maker: str, table: str) -> None:
         # One process alone: its people heard the news as it was told.
         for person in people:
-            self._release(person, f"seated:{table}")
+            self._release(person, f"seated:{maker}")
             self.tables.pop(person, None)
             self.tables[person] = table
         while len(self.tables) > TABLES_KEPT:  # the oldest pairings go first
@@ -397,18 +399,18 @@ class RedisPools:
             return Taken(True)
         return Taken(False, tuple(str(ticket) for ticket in found[1:]))
 
-    async def seat(self, people: list[str], maker: str, table: str) -> tuple[str, ...]:
+    async def seat(self, people: list[str], maker: str) -> tuple[str, ...]:
         gone = await self._seat(keys=[self._person(person) for person in people],
-                                args=[f"taken:{maker}", f"seated:{table}",
+                                args=[f"taken:{maker}", f"seated:{maker}",
                                       int(TAKEN_SECONDS * 1000)])
         return tuple(people[int(index)] for index in gone)
 
-    async def seated(self, people: list[str], table: str) -> None:
+    async def seated(self, people: list[str], maker: str, table: str) -> None:
         # Their keys say so a little longer, while the news reaches their processes: one that
         # found the key gone first would put its person back in the pool.
         for person in people:
             await self._hold(keys=[self._person(person)],
-                             args=[f"seated:{table}", f"seated:{table}", int(SEATED_NEWS * 1000)])
+                             args=[f"seated:{maker}", f"seated:{maker}", int(SEATED_NEWS * 1000)])
         async with self.redis.pipeline(transaction=False) as pipe:
             for person in people:
                 pipe.set(f"{PREFIX}table:{person}", table, ex=int(SEATED_SECONDS))
@@ -455,4 +457,4 @@ class RedisPools:
         return Waiting.from_dict(data["party"]), str(data["pool"])
 
     async def close(self) -> None:
-        await self.redis.aclose()
+        await within("the pools' Redis connections", self.redis.aclose())
