@@ -186,7 +186,7 @@ function choicePanel() {
 function seatedAt(problem) {
   const code = problem.params?.table;
   if (problem.code !== "seated" || !/^[A-Z0-9]{4,12}$/.test(code ?? "")) return null;
-  return [" ", h("a", { href: `#/t/${code}`, class: "to-table" }, t("refusal.go_to_table"))];
+  return [" ", h("a", { href: `#/t/${code}`, class: "to-table" }, t("pools.to_your_table"))];
 }
 
 function panelBody() {
