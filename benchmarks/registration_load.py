@@ -39,7 +39,7 @@ REQUEST_TIMEOUT = 120.0
 SERVER = """
 import dataclasses, sys
 from scopa.server.run import serve
-from scopa.server.settings import Settings
+from scopa.server.common.settings import Settings
 known = {field.name for field in dataclasses.fields(Settings)}
 wanted = {"db_url": sys.argv[1], "register_per_address": sys.argv[2]}
 settings = Settings(**{name: value for name, value in wanted.items()

@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from scopa import Rules
 from scopa.server import create_app
 from scopa.server.accounts.accounts import name_key
-from scopa.server.chat.chat import TableChat
+from scopa.server.common.protocol import SayRequest
 from scopa.server.store import account_queries, social_queries
 from scopa.server.store.storage import now
-from scopa.server.table.protocol import SayRequest
+from scopa.server.table.chat import TableChat
 
 from .server_support import KeptLoop, settings_for
 

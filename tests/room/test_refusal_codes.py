@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from scopa.server.common.errors import ROOM_CODES
-from scopa.server.table.protocol import ERROR_CODES
+from scopa.server.common.protocol import ERROR_CODES
 
 from .server_support import anyio_backend, running_server, settings_for
 

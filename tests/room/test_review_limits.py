@@ -26,7 +26,7 @@ from scopa.players import make_player
 from scopa.review import jobs
 from scopa.server.client import Lobby, TableConnection
 from scopa.server.cluster.workers import JOBS, REVIEWS
-from scopa.server.settings import Settings
+from scopa.server.common.settings import Settings
 from scopa.server.store.schema import review_jobs
 from scopa.server.table.bots import BotPool, position
 

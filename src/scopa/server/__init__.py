@@ -19,6 +19,6 @@ package adds people, bots, storage and the wire.
 """
 
 from .app import create_app
-from .settings import Settings
+from .common.settings import Settings
 
 __all__ = ["Settings", "create_app"]

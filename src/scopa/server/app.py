@@ -35,6 +35,7 @@ from .cluster.hub import RedisHub
 from .cluster.workers import RemoteBots
 from .common.errors import LobbyError
 from .common.hub import LocalHub, process_name
+from .common.settings import Settings
 from .daily import routes as daily_routes
 from .daily.deals import DailyDeals
 from .http_guards import SECURITY_HEADERS, BodyLimit, SecurityHeaders, page_policy
@@ -42,13 +43,12 @@ from .lobby_feed import LobbyFeed
 from .pools.matchmaker import Matchmaker
 from .pools.sockets import PoolSockets
 from .puzzles import routes as puzzles
-from .settings import Settings
 from .social import routes as social
 from .social.challenges import Challenges
 from .social.feed import PeopleFeed
 from .store.storage import now
 from .table.room import CardRoom
-from .table.sockets import table_socket
+from .table_socket import table_socket
 from .tournaments import routes as tournament_routes
 from .tournaments.director import Tournaments
 from .tournaments.feed import TournamentFeed

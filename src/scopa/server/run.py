@@ -18,7 +18,7 @@ from limits import parse_many
 
 from ..rules import Rules
 from .app import create_app
-from .settings import DEFAULT_DB, Settings
+from .common.settings import DEFAULT_DB, Settings
 
 BACKLOG = 4096
 """Connections the kernel queues while the server is busy: a load test opens a thousand."""

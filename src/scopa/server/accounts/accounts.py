@@ -11,7 +11,7 @@ login is worth nothing after it.
 A write authenticated by the cookie must come from this site: a browser sends ``Origin`` (or at
 least ``Referer``) with it, and one that names another site is refused (403). Password checks
 (logins, password changes) are limited per client address and per pair of address and account,
-registrations per address (:class:`~..table.ratelimit.AccountLimits`), with the ``limits``
+registrations per address (:class:`~..common.ratelimit.AccountLimits`), with the ``limits``
 library, in memory or in the room's Redis. No password, hash or session secret is ever logged or
 sent back.
 
@@ -47,15 +47,15 @@ from starlette.requests import HTTPConnection
 
 from ..common.browser import browser_key
 from ..common.errors import LobbyError
+from ..common.ratelimit import AccountLimits
 from ..common.text import MAX_MARKS, invisible, most_marks
+from ..common.tokens import token_matches
 from ..store import account_queries, chat_queries, fairplay_queries, rating_queries
 from ..store.account_queries import SealedSeat
 from ..store.storage import Storage as Database
 from ..store.storage import now
-from ..table.ratelimit import AccountLimits
 from ..table.room import CardRoom
 from ..table.tables import clean_name as clean_display_name
-from ..table.tokens import token_matches
 from . import seatkeys
 
 COOKIE: Final = "scopa_session"

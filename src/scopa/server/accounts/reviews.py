@@ -32,11 +32,11 @@ from pydantic import BaseModel, Field
 from ... import review
 from ...rules import Rules
 from ..common.errors import LobbyError
+from ..common.ratelimit import ReviewLimits
+from ..common.tokens import token_matches
 from ..store import review_queries
 from ..store.storage import now
-from ..table.ratelimit import ReviewLimits
 from ..table.room import CardRoom
-from ..table.tokens import token_matches
 from .accounts import client_address, current_account, rate_limit
 
 log = logging.getLogger(__name__)

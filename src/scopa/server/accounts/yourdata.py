@@ -28,8 +28,8 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, Field, StringConstraints
 
 from ..common.errors import LobbyError
+from ..common.ratelimit import limit_storage
 from ..store import account_queries, deletion_queries, export_queries
-from ..table.ratelimit import limit_storage
 from ..table.room import CardRoom
 from . import seatkeys
 from .accounts import (

@@ -38,8 +38,8 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Final, Protocol
 
 from ..common.errors import LobbyError
+from ..common.protocol import ProtocolError, error_message, parse
 from ..table.commands import run
-from ..table.protocol import ProtocolError, error_message, parse
 from ..table.room import CardRoom
 from ..table.tables import POLICY_VIOLATION, Table
 from .hub import RENEW_SECONDS

@@ -31,7 +31,7 @@ import redis.asyncio as redis
 
 from ..common.closing import within
 from ..common.hub import Deliver, Told
-from ..table.protocol import encode_list
+from ..common.protocol import encode_list
 
 log = logging.getLogger(__name__)
 

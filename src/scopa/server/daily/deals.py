@@ -41,13 +41,13 @@ from ...game import Game
 from ...rules import Rules
 from ...view import Play
 from ..common.errors import LobbyError
+from ..common.tokens import new_table_code
 from ..store import daily_queries
 from ..store.daily_queries import Attempt
 from ..store.storage import now
 from ..table import bots
 from ..table.finished import FinishedMatch
 from ..table.room import CardRoom
-from ..table.tokens import new_table_code
 from . import seeds
 
 log = logging.getLogger(__name__)

@@ -13,10 +13,10 @@ from ..accounts import accounts
 from ..accounts.replays import frames
 from ..cluster.cluster import Cluster
 from ..common.errors import LobbyError
+from ..common.tokens import normalise_code, token_matches
 from ..lobby import Name, SeatGrant, TableView, Token, rate_limit
 from ..store import daily_queries, review_queries
 from ..store.daily_queries import Attempt
-from ..table.tokens import normalise_code, token_matches
 from .deals import PLAYER_SEAT, RULES, DailyDeals
 
 STANDINGS: Final = 100

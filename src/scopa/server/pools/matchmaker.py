@@ -37,10 +37,10 @@ from limits.aio.strategies import MovingWindowRateLimiter
 
 from ..accounts import accounts, ratings
 from ..common.errors import Param
+from ..common.ratelimit import limit_storage
+from ..common.tokens import new_table_code
 from ..store import pool_queries, rating_queries, social_queries
-from ..table.ratelimit import limit_storage
 from ..table.room import CardRoom
-from ..table.tokens import new_table_code
 from .formats import FORMATS, POOLS, Format, level_for, pool_name
 from .matching import NEWCOMER, Blocked, Person, Waiting, couples, foursomes
 from .store import MemoryPools, PoolStore, RedisPools

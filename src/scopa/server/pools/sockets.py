@@ -26,9 +26,9 @@ from starlette.requests import Request
 
 from ..accounts import accounts
 from ..common.errors import LobbyError
-from ..settings import Settings
+from ..common.ratelimit import TokenBucket
+from ..common.settings import Settings
 from ..socket_places import POLICY_VIOLATION, TRY_AGAIN_LATER, SocketPlaces, address_of
-from ..table.ratelimit import TokenBucket
 from ..table.tables import clean_name
 from .matching import Person
 from .matchmaker import Matchmaker, PoolError

@@ -36,6 +36,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from ..accounts.accounts import current_account
 from ..cluster.hub import RedisHub
 from ..common.errors import LobbyError
+from ..common.protocol import encode
 from ..socket_places import (
     POLICY_VIOLATION,
     TRY_AGAIN_LATER,
@@ -46,7 +47,6 @@ from ..socket_places import (
 )
 from ..store import social_queries
 from ..table.finished import FinishedMatch
-from ..table.protocol import encode
 from ..table.room import ACCOUNT_DELETED, CardRoom
 from .presence import LAPSE_SECONDS, LocalPresence, Presence, RedisPresence
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from .protocol import (
+from ..common.protocol import (
     ClientMessage,
     ContinueRequest,
     HintRequest,

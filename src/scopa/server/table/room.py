@@ -22,14 +22,14 @@ from ...players import LEVELS
 from ...rules import Rules
 from ..common.errors import LobbyError
 from ..common.hub import Hub, LocalHub, process_name
-from ..settings import Settings
+from ..common.ratelimit import HttpLimits
+from ..common.settings import Settings
+from ..common.tokens import hash_token, new_seat_token, new_table_code, normalise_code
 from ..store.deletion_queries import HeldSeat
 from ..store.storage import Storage, StoredSeat, StoredTable, now
 from .bots import BotPool, Bots
 from .finished import MatchEnds
-from .ratelimit import HttpLimits
 from .tables import Listener, Table, clean_name
-from .tokens import hash_token, new_seat_token, new_table_code, normalise_code
 
 log = logging.getLogger(__name__)
 

@@ -23,17 +23,17 @@ from ...errors import IllegalMoveError, InvalidMoveError
 from ...game import Game
 from ...rules import Rules
 from ...view import Play
-from ..chat.chat import TableChat
 from ..common import fairplay
 from ..common.errors import LobbyError
-from ..settings import Settings
+from ..common.protocol import ProtocolError, encode, error_message
+from ..common.settings import Settings
+from ..common.tokens import hash_token, new_seat_token, new_seed, token_matches
 from ..store import assist_queries, rating_queries
 from ..store.deletion_queries import DELETED_NAME
 from ..store.storage import StaleOwnerError, Storage, StoredSeat, now
 from . import bots
+from .chat import TableChat
 from .finished import FinishedMatch, MatchEnds
-from .protocol import ProtocolError, encode, error_message
-from .tokens import hash_token, new_seat_token, new_seed, token_matches
 from .views import ViewTexts
 
 log = logging.getLogger(__name__)

@@ -9,12 +9,12 @@ nothing; floods and bad tokens also close the connection (1008, policy violation
 Sockets that have not said hello cost memory and hold nothing: at most
 ``Settings.max_strangers`` are open at once, and the next is closed at once (1013, try again
 later). One client address may keep ``Settings.table_sockets_per_address`` open on a process,
-said hello or not (:mod:`..socket_places`, as the room's other sockets): the next gets
+said hello or not (:mod:`.socket_places`, as the room's other sockets): the next gets
 ``too_many_sockets`` and 1013, so one outsider cannot open hundreds of spectators at a table,
 nor take the strangers' places. A seat may be open on ``Settings.sockets_per_seat`` sockets; a
 newer one replaces the oldest (see :meth:`Table.attach`). What is said at a table is limited
 per person and per address here, where the client's address is known, before it goes to the
-table (:func:`..chat.chat.pace`).
+table (:func:`.table.chat.pace`).
 """
 
 from __future__ import annotations
@@ -28,14 +28,10 @@ from typing import Any, Final, cast
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..accounts.links import seen_at_table
-from ..chat.chat import pace, person_of
-from ..chat.spectators import spectator_account
-from ..cluster.cluster import Cluster
-from ..settings import Settings
-from ..socket_places import SocketPlaces, address_of
-from . import commands
-from .protocol import (
+from .accounts.links import seen_at_table
+from .chat.spectators import spectator_account
+from .cluster.cluster import Cluster
+from .common.protocol import (
     ClientMessage,
     Hello,
     Ping,
@@ -47,10 +43,14 @@ from .protocol import (
     parse,
     state_position,
 )
-from .ratelimit import ChatLimits, TokenBucket
-from .room import CardRoom
-from .tables import POLICY_VIOLATION, Table
-from .tokens import normalise_code
+from .common.ratelimit import ChatLimits, TokenBucket
+from .common.settings import Settings
+from .common.tokens import normalise_code
+from .socket_places import SocketPlaces, address_of
+from .table import commands
+from .table.chat import pace, person_of
+from .table.room import CardRoom
+from .table.tables import POLICY_VIOLATION, Table
 
 log = logging.getLogger(__name__)
 

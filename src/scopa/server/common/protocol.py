@@ -14,7 +14,7 @@ from typing import Any, Final
 
 import orjson
 
-from ..common.text import shown_fault
+from .text import shown_fault
 
 ERROR_CODES: Final = (
     "bad_json",  # not a JSON object
@@ -163,7 +163,7 @@ def clean_text(text: str, ref: str | int | None = None) -> str:
     >>> clean_text("a\u202eb")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    scopa.server.table.protocol.ProtocolError: a message may not hold bidirectional ...
+    scopa.server.common.protocol.ProtocolError: a message may not hold bidirectional ...
     """
     for char in text:
         if char in _BIDI:
@@ -223,7 +223,7 @@ def parse(text: str) -> ClientMessage:
     >>> parse('{"type": "dance"}')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    scopa.server.table.protocol.ProtocolError: unknown message type 'dance'; the types are ...
+    scopa.server.common.protocol.ProtocolError: unknown message type 'dance'; the types are ...
     """
     # orjson reads a message in a fifth of the standard library's time. What it refuses and
     # the standard library reads (NaN, a lone surrogate, a number past a double) and a field

@@ -19,7 +19,7 @@ from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 
-from ..settings import Settings
+from .settings import Settings
 
 
 class TokenBucket:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import time
 
-from ..rules import Rules
-from .common.fairplay import NEWCOMER_MATCHES
+from ...rules import Rules
+from .fairplay import NEWCOMER_MATCHES
 
 DEFAULT_DB = "sqlite+aiosqlite:///scopa.db"
 """A SQLite file in the working directory: the card room runs with nothing else installed."""

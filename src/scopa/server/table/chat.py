@@ -17,7 +17,7 @@ process, reads what was said before: the table fills its memory of them from the
 first time it needs it (:func:`.chat_queries.recent_messages`).
 
 Chat has its own limits, per person and per client address, never per socket
-(:class:`~..table.ratelimit.ChatLimits`, shared through Redis by the room's processes): one
+(:class:`~..common.ratelimit.ChatLimits`, shared through Redis by the room's processes): one
 person's second socket, or an outsider's hundred, gives no new allowance. The socket's own
 process counts them (:func:`pace`), since it alone knows the client's address, before a
 message goes to the table's owner. A flood is refused with ``chat_too_fast``, reports past
@@ -42,11 +42,11 @@ from types import SimpleNamespace
 from typing import Any, Final, Protocol
 from weakref import WeakKeyDictionary
 
+from ..common.protocol import ProtocolError, ReportRequest, SayRequest, encode
+from ..common.ratelimit import ChatLimits
+from ..common.tokens import hash_token
 from ..store import chat_queries
 from ..store.storage import Storage, StoredSeat, now
-from ..table.protocol import ProtocolError, ReportRequest, SayRequest, encode
-from ..table.ratelimit import ChatLimits
-from ..table.tokens import hash_token
 
 log = logging.getLogger(__name__)
 
