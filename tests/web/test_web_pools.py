@@ -154,7 +154,10 @@ def test_a_person_seated_elsewhere_is_refused_with_the_way_to_their_table(
     ask = eva.page
     ask.wait_for_selector("#play-person #pool-find")
     ask.click("#pool-find")
-    link = ask.wait_for_selector("#play-person .problem a.to-table")
+    # A locator, found again at each use: the panel is drawn again as the pool's words and
+    # counts arrive, and a person's click lands on the link drawn last.
+    link = ask.locator("#play-person .problem a.to-table")
+    link.wait_for()
     assert f"mesa {code}" in ask.inner_text("#play-person .problem")
     assert link.inner_text() == "Ir a tu mesa" and link.get_attribute("href") == f"#/t/{code}"
     screenshot(ask, "pools-seated-refusal-phone")
