@@ -53,8 +53,13 @@ def fits(page: Page) -> None:
     assert size is not None
     assert page.evaluate("document.documentElement.scrollHeight") <= size["height"]
     assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
-    for box in [card.bounding_box() for card in page.locator(".hand .card").all()]:
-        assert box is not None
+    # Every card's box read at one instant: one by one, a hand drawn again between two reads
+    # (a busy machine's slow redraw) had no card left at the index asked.
+    boxes = page.eval_on_selector_all(".hand .card", """cards => cards.map(card => {
+        const r = card.getBoundingClientRect();
+        return {x: r.x, y: r.y, width: r.width, height: r.height};
+    })""")
+    for box in boxes:
         assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
         assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
 
