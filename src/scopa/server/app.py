@@ -27,8 +27,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 from .. import __version__
-from . import lobby
-from .accounts import accounts, profiles, ratings, replays, reviews, yourdata
+from . import lobby, profiles
+from .accounts import accounts, ratings, replays, reviews, yourdata
 from .accounts.agreement import EngineWatch
 from .cluster.cluster import Cluster
 from .cluster.hub import RedisHub

@@ -13,14 +13,14 @@ from typing import Annotated, Any, Final, cast
 from fastapi import APIRouter, Depends, Path, Request
 from pydantic import BaseModel, Field
 
-from ...rules import Rules
-from ..common.errors import LobbyError
-from ..store import puzzle_queries, rating_queries
-from ..store.rating_queries import NamedRating, RecordedMatch
-from ..store.storage import Storage
-from ..table.room import CardRoom
-from .accounts import clean_name, current_account, legacy_name_key, name_key, rate_limit
-from .ratings import display
+from ..rules import Rules
+from .accounts.accounts import clean_name, current_account, legacy_name_key, name_key, rate_limit
+from .accounts.ratings import display
+from .common.errors import LobbyError
+from .store import puzzle_queries, rating_queries
+from .store.rating_queries import NamedRating, RecordedMatch
+from .store.storage import Storage
+from .table.room import CardRoom
 
 TOP: Final = 100
 RECENT: Final = 20
