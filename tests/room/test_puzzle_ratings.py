@@ -22,6 +22,7 @@ from openskill.models import PlackettLuce
 from scopa.puzzles import Puzzle
 from scopa.puzzles.sets import shipped
 from scopa.server.client import Lobby
+from scopa.server.puzzles import queries as puzzle_queries
 from scopa.server.puzzles.ratings import (
     LEVEL_TRIES,
     NEWCOMER,
@@ -32,7 +33,6 @@ from scopa.server.puzzles.ratings import (
     rater,
 )
 from scopa.server.puzzles.routes import marks as puzzle_marks
-from scopa.server.store import puzzle_queries
 from scopa.server.store.schema import puzzle_guest_tries
 
 from .server_support import Server, anyio_backend

@@ -17,7 +17,8 @@ from ..rules import Rules
 from .accounts.accounts import clean_name, current_account, legacy_name_key, name_key, rate_limit
 from .accounts.ratings import display
 from .common.errors import LobbyError
-from .store import puzzle_queries, rating_queries
+from .puzzles import ratings as puzzle_ratings
+from .store import rating_queries
 from .store.rating_queries import NamedRating, RecordedMatch
 from .store.storage import Storage
 from .table.room import CardRoom
@@ -206,7 +207,7 @@ async def profile(name: Annotated[str, Path(max_length=64)], request: Request) -
         puzzles=[
             PuzzleRating(preset=row.preset, rating=display(row.mu, row.sigma), tries=row.tries,
                          solved=row.solved)
-            for row in await puzzle_queries.ratings_of(_storage(request), account.account_id)
+            for row in await puzzle_ratings.ratings_of(_storage(request), account.account_id)
         ],
     )
 

@@ -32,7 +32,9 @@ from typing import Final
 from ...puzzles import Puzzle
 from ...puzzles.finder import TRIES
 from ..accounts.ratings import ANCHOR_SIGMA, ANCHORS, MODEL, display
-from ..store.puzzle_queries import PuzzleRating, Rate
+from ..store.storage import Storage
+from . import queries
+from .queries import PuzzleRating, Rate
 
 LEVEL_TRIES: Final = {level: 1 if level == "master" else TRIES for level in ANCHORS}
 """How many tries of each level a puzzle's ``found`` records (the finder asks the master once)."""
@@ -120,3 +122,9 @@ def nearest(
         if best is None or key < best:
             best, chosen = key, puzzle
     return chosen
+
+
+async def ratings_of(storage: Storage, account_id: int) -> list[PuzzleRating]:
+    """The account's puzzle rating in each game it has tried puzzles of, by game: what its
+    profile shows (:mod:`scopa.server.profiles` reads the puzzles' figures through this alone)."""
+    return await queries.ratings_of(storage, account_id)

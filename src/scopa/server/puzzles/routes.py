@@ -36,10 +36,10 @@ from ..accounts.accounts import client_address, current_account, require_account
 from ..common.browser import browser_key
 from ..common.errors import LobbyError
 from ..lobby import rate_limit
-from ..store import puzzle_queries
-from ..store.puzzle_queries import PuzzleRating, PuzzleTry
 from ..store.storage import Storage, now
 from ..table.room import CardRoom
+from . import queries as puzzle_queries
+from .queries import PuzzleRating, PuzzleTry
 from .ratings import NEWCOMER, Strength, nearest, rated, rater
 
 router = APIRouter(prefix="/api/puzzles", tags=["puzzles"], dependencies=[Depends(rate_limit)])

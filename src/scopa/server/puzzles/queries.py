@@ -25,8 +25,8 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from .schema import puzzle_guest_tries, puzzle_ratings, puzzle_tries
-from .storage import Storage, aware
+from ..store.schema import puzzle_guest_tries, puzzle_ratings, puzzle_tries
+from ..store.storage import Storage, aware
 
 TRIED_BEFORE: Final = "tried_before"
 """Why a try did not count: the account tried the puzzle before (only the first try counts)."""
