@@ -19,9 +19,9 @@ from websockets.asyncio.client import connect
 
 from scopa import Game, Rules
 from scopa.server.client import Lobby, LobbyRefused, TableConnection
+from scopa.server.daily import queries as daily_queries
 from scopa.server.daily.deals import streak
 from scopa.server.daily.seeds import day_seed
-from scopa.server.store import daily_queries
 
 from .server_support import TIMEOUT, Server, anyio_backend, until
 

@@ -42,13 +42,13 @@ from ...rules import Rules
 from ...view import Play
 from ..common.errors import LobbyError
 from ..common.tokens import new_table_code
-from ..store import daily_queries
-from ..store.daily_queries import Attempt
 from ..store.storage import now
 from ..table import bots
 from ..table.finished import FinishedMatch
 from ..table.room import CardRoom
+from . import queries as daily_queries
 from . import seeds
+from .queries import Attempt
 
 log = logging.getLogger(__name__)
 

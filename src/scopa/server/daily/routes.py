@@ -15,9 +15,10 @@ from ..cluster.cluster import Cluster
 from ..common.errors import LobbyError
 from ..common.tokens import normalise_code, token_matches
 from ..lobby import Name, SeatGrant, TableView, Token, rate_limit
-from ..store import daily_queries, review_queries
-from ..store.daily_queries import Attempt
+from ..store import review_queries
+from . import queries as daily_queries
 from .deals import PLAYER_SEAT, RULES, DailyDeals
+from .queries import Attempt
 
 STANDINGS: Final = 100
 """Lines of a day's table shown."""

@@ -2,7 +2,7 @@
 
 Nobody without the secret can work a day's seed out, before the day or after it, and so
 nobody can deal tomorrow's deck today; the room publishes each seed once its day is over. The
-secret is made once and kept in the database (:func:`.daily_queries.secret`), so every process
+secret is made once and kept in the database (:func:`.queries.secret`), so every process
 of the room deals the same deck on the same day, and a restart changes nothing.
 
 >>> from datetime import date

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 import sqlalchemy.exc
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from .schema import (
+from ..store.schema import (
     daily_attempts,
     daily_deals,
     daily_secrets,
@@ -26,7 +26,7 @@ from .schema import (
     seats,
     tables,
 )
-from .storage import Storage, now
+from ..store.storage import Storage, now
 
 SECRET_ROW = 1
 
