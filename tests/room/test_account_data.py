@@ -21,9 +21,9 @@ import sqlalchemy as sa
 from scopa.server.accounts.accounts import COOKIE, hash_secret
 from scopa.server.accounts.seatkeys import KEY_COOKIE
 from scopa.server.client import Lobby, TableConnection
-from scopa.server.store import tournament_queries
 from scopa.server.store.schema import accounts, seat_accounts, sightings
 from scopa.server.store.storage import now
+from scopa.server.tournaments import queries as tournament_queries
 
 from .server_support import (
     TIMEOUT,

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from scopa.server.store import tournament_queries
 from scopa.server.table.room import CardRoom
+from scopa.server.tournaments import queries as tournament_queries
 
 from .server_support import Server, anyio_backend
 from .test_tournaments import (

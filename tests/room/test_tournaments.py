@@ -22,8 +22,8 @@ from websockets.exceptions import ConnectionClosed
 
 from scopa.cli import main
 from scopa.server.client import Lobby, LobbyRefused, TableConnection
-from scopa.server.store import tournament_queries
 from scopa.server.store.schema import rating_history, tournament_games, tournament_players
+from scopa.server.tournaments import queries as tournament_queries
 from scopa.server.tournaments.director import Tournaments
 
 from .server_support import (

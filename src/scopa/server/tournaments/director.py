@@ -34,12 +34,13 @@ from typing import Any, Final
 
 from ...rules import Rules
 from ..accounts import accounts
-from ..store import rating_queries, tournament_queries
+from ..store import rating_queries
 from ..store.storage import now
-from ..store.tournament_queries import StoredGame, StoredTournament
 from ..table.finished import FinishedMatch
 from ..table.room import CardRoom
+from . import queries as tournament_queries
 from .pairing import Entrant, arena_pairs, swiss_round
+from .queries import StoredGame, StoredTournament
 from .standings import Result, Standing, arena_standings, swiss_standings
 
 log = logging.getLogger(__name__)

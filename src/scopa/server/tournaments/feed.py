@@ -32,7 +32,7 @@ from ..socket_places import (
     close_quietly,
     read_until_closed,
 )
-from ..store import tournament_queries
+from . import queries as tournament_queries
 from .director import Tournaments, person_key, watch_key
 from .views import public_view
 

@@ -20,10 +20,10 @@ from ..accounts import accounts
 from ..common.errors import LobbyError
 from ..common.text import shown_fault
 from ..lobby import rate_limit
-from ..store import tournament_queries
-from ..store.tournament_queries import StoredTournament
 from ..table.room import build_rules
+from . import queries as tournament_queries
 from .director import Tournaments
+from .queries import StoredTournament
 from .views import own_part, public_view, summary
 
 MAX_MINUTES: Final = 24 * 60

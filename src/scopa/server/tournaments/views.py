@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..store import fairplay_queries, tournament_queries
+from ..store import fairplay_queries
 from ..store.storage import Storage
-from ..store.tournament_queries import StoredGame, StoredTournament
+from . import queries as tournament_queries
 from .director import standings_of
+from .queries import StoredGame, StoredTournament
 
 MAX_GAMES_SHOWN: Final = 300
 """The latest games a page is sent; a long arena's older ones are in the standings' counts."""

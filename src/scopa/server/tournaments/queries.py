@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ..common import fairplay
-from .schema import (
+from ..store.schema import (
     accounts,
     matches,
     moves,
@@ -30,7 +30,7 @@ from .schema import (
     tournament_players,
     tournaments,
 )
-from .storage import Storage, aware
+from ..store.storage import Storage, aware
 
 
 @dataclass(frozen=True)
