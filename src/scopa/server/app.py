@@ -44,6 +44,7 @@ from .pools.matchmaker import Matchmaker
 from .pools.sockets import PoolSockets
 from .puzzles import routes as puzzles
 from .social import routes as social
+from .social.blocks import blocked_among
 from .social.challenges import Challenges
 from .social.feed import PeopleFeed
 from .store.storage import now
@@ -104,7 +105,7 @@ def create_app(
     room.match_ends.subscribe(daily.match_over)
     room.record_seals.append(daily.seal)
     cluster = Cluster(room)
-    pools = Matchmaker(room)
+    pools = Matchmaker(room, blocked_among)
     tournaments = Tournaments(room)
     cluster.also_held.append(tournaments.held)
     people = PeopleFeed(room)

@@ -27,7 +27,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final, Literal, Protocol
@@ -39,13 +39,20 @@ from ..accounts import accounts, ratings
 from ..common.errors import Param
 from ..common.ratelimit import limit_storage
 from ..common.tokens import new_table_code
-from ..store import pool_queries, rating_queries, social_queries
+from ..store import rating_queries
+from ..store.storage import Storage
 from ..table.room import CardRoom
+from . import queries as pool_queries
 from .formats import FORMATS, POOLS, Format, level_for, pool_name
 from .matching import NEWCOMER, Blocked, Person, Waiting, couples, foursomes
 from .store import MemoryPools, PoolStore, RedisPools
 
 log = logging.getLogger(__name__)
+
+BlockedAmong = Callable[[Storage, Collection[int]], Awaitable[Blocked]]
+"""The pairs of some accounts where one blocked the other: the social feature's answer
+(:func:`scopa.server.social.blocks.blocked_among`), handed in by the composition root, since
+the features never import each other."""
 
 NORMAL_CLOSURE: Final = 1000
 WAVE_MOST: Final = 256
@@ -148,8 +155,10 @@ class Seating:
 class Matchmaker:
     """This process's part of the pools."""
 
-    def __init__(self, room: CardRoom) -> None:
+    def __init__(self, room: CardRoom, blocked_among: BlockedAmong) -> None:
         self.room = room
+        self.blocked_among = blocked_among
+        """Who blocked whom among some accounts (never seated together)."""
         self.settings = room.settings
         self.store: PoolStore = (
             RedisPools(self.settings.redis_url) if self.settings.redis_url else MemoryPools()
@@ -434,7 +443,7 @@ class Matchmaker:
         # bounded, and a backlog shrinks wave by wave instead of slowing every wave down.
         parties = sorted(parties, key=lambda party: (party.since, party.ticket))[:WAVE_MOST]
         # Never two people where one blocked the other.
-        blocked: Blocked = await social_queries.blocked_among(
+        blocked: Blocked = await self.blocked_among(
             self.room.storage,
             [p.account for party in parties for p in party.people if p.account is not None])
         groups: list[tuple[list[Waiting], list[Person]]]

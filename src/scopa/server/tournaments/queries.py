@@ -282,7 +282,7 @@ async def games(storage: Storage, tournament_id: int) -> list[StoredGame]:
 async def playing(storage: Storage, account_ids: Sequence[int]) -> set[int]:
     """Those of ``account_ids`` with a game in play in any tournament, or seated at any other
     match in play (a pool's, a challenge's, a rated table's: issue 34, item 13), where they
-    hold a seat a person still plays, as the pools count it (``pool_queries.playing_table``)."""
+    hold a seat a person still plays, as the pools count it (``pools.queries.playing_table``)."""
     if not account_ids:
         return set()
     async with storage.engine.connect() as connection:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from .schema import ratings, seat_accounts, seats, tables
-from .storage import Storage
+from ..store.schema import ratings, seat_accounts, seats, tables
+from ..store.storage import Storage
 
 
 async def rating_of(storage: Storage, account_id: int, pool: str) -> float | None:
