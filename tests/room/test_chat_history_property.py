@@ -20,7 +20,8 @@ from scopa import Rules
 from scopa.server import create_app
 from scopa.server.accounts.accounts import name_key
 from scopa.server.common.protocol import SayRequest
-from scopa.server.store import account_queries, social_queries
+from scopa.server.social import queries as social_queries
+from scopa.server.store import account_queries
 from scopa.server.store.storage import now
 from scopa.server.table.chat import TableChat
 

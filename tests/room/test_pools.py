@@ -18,7 +18,7 @@ from websockets.exceptions import ConnectionClosed
 from scopa.server.client import Lobby, TableConnection
 from scopa.server.pools.matching import Person, Waiting
 from scopa.server.pools.store import RedisPools
-from scopa.server.store import social_queries
+from scopa.server.social import queries as social_queries
 from scopa.server.store.schema import ratings
 from scopa.server.store.storage import now
 

@@ -13,9 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scopa.server.store.account_queries import create_account
-from scopa.server.store.schema import blocks
-from scopa.server.store.social_queries import (
+from scopa.server.social.queries import (
     accepts_from,
     block,
     blocked_among,
@@ -27,6 +25,8 @@ from scopa.server.store.social_queries import (
     unblock,
     unfollow,
 )
+from scopa.server.store.account_queries import create_account
+from scopa.server.store.schema import blocks
 from scopa.server.store.storage import Storage, now
 
 from .server_support import sqlite_url

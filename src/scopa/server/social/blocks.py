@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from ..store import social_queries
 from ..store.storage import Storage
+from . import queries
 
 
 async def blocked_among(storage: Storage, account_ids: Collection[int]) -> set[frozenset[int]]:
     """The pairs of ``account_ids`` where one blocked the other (either way)."""
-    return await social_queries.blocked_among(storage, account_ids)
+    return await queries.blocked_among(storage, account_ids)

@@ -29,9 +29,10 @@ from ..accounts import accounts, ratings
 from ..accounts.accounts import Account, legacy_name_key, name_key
 from ..cluster.hub import RedisHub
 from ..common.errors import LobbyError
-from ..store import rating_queries, social_queries
+from ..store import rating_queries
 from ..store.storage import now
 from ..table.room import CardRoom, build_rules, check_look
+from . import queries as social_queries
 from .book import Book, Challenge, LocalBook, RedisBook
 from .feed import PeopleFeed, person_of
 

@@ -45,9 +45,9 @@ from ..socket_places import (
     close_quietly,
     read_until_closed,
 )
-from ..store import social_queries
 from ..table.finished import FinishedMatch
 from ..table.room import ACCOUNT_DELETED, CardRoom
+from . import queries as social_queries
 from .presence import LAPSE_SECONDS, LocalPresence, Presence, RedisPresence
 
 log = logging.getLogger(__name__)
@@ -135,7 +135,7 @@ class PeopleFeed:
     async def friends(self, account_id: int) -> list[dict[str, Any]]:
         """Those ``account_id`` follows, by name: whether each is online, and the table where
         each online one is playing, if they show it to ``account_id``
-        (:func:`.social_queries.playing_at`; None: at none, or not shown)."""
+        (:func:`.queries.playing_at`; None: at none, or not shown)."""
         storage = self.room.storage
         followed = await social_queries.followed_by(storage, account_id)
         online = await self.presence.online([person_of(one.account_id) for one in followed])

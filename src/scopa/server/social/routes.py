@@ -19,8 +19,8 @@ from pydantic import BaseModel, Field, StringConstraints
 from ..accounts.accounts import Me, rate_limit
 from ..common.errors import LobbyError
 from ..lobby import SeatGrant, TableView
-from ..store import social_queries
 from ..store.storage import now
+from . import queries as social_queries
 from .challenges import Challenges
 from .feed import FRIENDS_CHANGED, PeopleFeed, person_of
 

@@ -2,7 +2,7 @@
 an account takes challenges from (issue 23, item 2) and who of those following it sees where it
 plays (issue 34, item 8).
 
-Like :mod:`.account_queries`, each function is one read on one connection or one transaction
+Like :mod:`..store.account_queries`, each function is one read on one connection or one transaction
 through the room's writer (:meth:`.Storage.write`). A follow or a block asked for twice is
 one row (the second ask finds it there, or meets the key if another process wrote it first), so
 every write here may be repeated. :func:`blocked_among` is what the pools ask before pairing
@@ -18,8 +18,8 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from .account_queries import chosen, named
-from .schema import (
+from ..store.account_queries import chosen, named
+from ..store.schema import (
     accounts,
     blocks,
     challenge_settings,
@@ -28,7 +28,7 @@ from .schema import (
     seat_accounts,
     tables,
 )
-from .storage import Storage
+from ..store.storage import Storage
 
 ACCEPTS = ("all", "follows", "none")
 """Whom an account takes challenges from; the first is what an account without a row has."""
