@@ -37,7 +37,7 @@ from .common.errors import LobbyError
 from .common.hub import LocalHub, process_name
 from .common.settings import Settings
 from .daily import routes as daily_routes
-from .daily.deals import DailyDeals
+from .daily.deals import DailyDeals, daily_tables
 from .http_guards import SECURITY_HEADERS, BodyLimit, SecurityHeaders, page_policy
 from .lobby_feed import LobbyFeed
 from .pools.matchmaker import Matchmaker
@@ -108,7 +108,7 @@ def create_app(
     pools = Matchmaker(room, blocked_among)
     tournaments = Tournaments(room)
     cluster.also_held.append(tournaments.held)
-    people = PeopleFeed(room)
+    people = PeopleFeed(room, daily_tables)
     challenges = Challenges(room, people)
 
     @asynccontextmanager

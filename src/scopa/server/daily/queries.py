@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -174,6 +175,21 @@ async def attempt_at(storage: Storage, code: str) -> Attempt | None:
             )
         ).first()
     return None if row is None else _attempt(row)
+
+
+async def daily_tables(storage: Storage, codes: Collection[str]) -> set[str]:
+    """Those of tables ``codes`` where an attempt at a daily deal is played."""
+    wanted = set(codes)
+    if not wanted:
+        return set()
+    async with storage.engine.connect() as connection:
+        found = (
+            await connection.execute(
+                sa.select(daily_attempts.c.table_code)
+                .where(daily_attempts.c.table_code.in_(wanted))
+            )
+        ).scalars().all()
+    return {str(code) for code in found}
 
 
 async def seat_token_hash(storage: Storage, code: str, seat: int) -> str | None:

@@ -70,8 +70,10 @@ def person_of(account_id: int) -> str:
 class PeopleFeed:
     """This process's ``/ws/me`` sockets, by person, and who is online in the room."""
 
-    def __init__(self, room: CardRoom) -> None:
+    def __init__(self, room: CardRoom, unlisted: social_queries.Unlisted) -> None:
         self.room = room
+        self.unlisted = unlisted
+        """Which tables are listed nowhere (the daily deal's), never shown to followers."""
         self.presence: Presence = (
             RedisPresence(room.hub.redis, room.name) if isinstance(room.hub, RedisHub)
             else LocalPresence()
@@ -140,7 +142,7 @@ class PeopleFeed:
         followed = await social_queries.followed_by(storage, account_id)
         online = await self.presence.online([person_of(one.account_id) for one in followed])
         here = [one.account_id for one in followed if person_of(one.account_id) in online]
-        tables = await social_queries.playing_at(storage, account_id, here)
+        tables = await social_queries.playing_at(storage, account_id, here, self.unlisted)
         return [
             {
                 "name": one.name,

@@ -11,7 +11,7 @@ people, and what the chat asks before showing one person's word to another.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -23,7 +23,6 @@ from ..store.schema import (
     accounts,
     blocks,
     challenge_settings,
-    daily_attempts,
     follows,
     seat_accounts,
     tables,
@@ -261,14 +260,19 @@ async def set_playing_shown(storage: Storage, account_id: int, shown: str) -> No
     await _set_setting(storage, account_id, "playing_shown", shown)
 
 
+Unlisted = Callable[[Storage, Collection[str]], Awaitable[set[str]]]
+"""Which of some tables are listed nowhere (the daily deal's: its public answer,
+:func:`scopa.server.daily.deals.daily_tables`, handed in by the composition root)."""
+
+
 async def playing_at(
-    storage: Storage, viewer: int, account_ids: Collection[int]
+    storage: Storage, viewer: int, account_ids: Collection[int], unlisted: Unlisted
 ) -> dict[int, str]:
     """The table each of ``account_ids`` holds a seat at where a match is being played (the
     newest, for one seated at several), for those whose setting shows it to ``viewer`` (all
     who follow them, or those they follow back, ``viewer`` being one): where ``viewer`` may
     watch them. A daily deal's table is never one: its code is listed nowhere, so that only
-    someone its player tells can watch (docs/daily.md)."""
+    someone its player tells can watch (docs/daily.md): ``unlisted`` says which."""
     wanted = set(account_ids)
     if not wanted:
         return {}
@@ -289,14 +293,15 @@ async def playing_at(
                 .where(
                     seat_accounts.c.account_id.in_(wanted),
                     tables.c.status == "playing",
-                    ~sa.select(daily_attempts.c.id)
-                    .where(daily_attempts.c.table_code == tables.c.code).exists(),
                     sa.or_(shown == "all", sa.and_(shown == "follows", followed_back)),
                 )
                 .order_by(tables.c.created_at)
             )
         ).all()
-    return {int(row.account_id): str(row.code) for row in rows}
+    # A daily table's attempt is stored before its match is dealt, so a table read here in
+    # play is known to the daily by now.
+    hidden = await unlisted(storage, {str(row.code) for row in rows}) if rows else set()
+    return {int(row.account_id): str(row.code) for row in rows if str(row.code) not in hidden}
 
 
 async def seated_accounts(storage: Storage, code: str) -> list[int]:
