@@ -1,5 +1,6 @@
-"""The web client's tests share a server process per test module and a browser per pytest
-process (web_support.ProcessChromium); each test's pages are closed when it ends."""
+"""The web client's tests share a server process and a browser per pytest process
+(web_support.web_server and web_support.ProcessChromium), apart from the modules that start a
+server of their own settings; each test's pages are closed when it ends."""
 
 from collections.abc import Iterator
 

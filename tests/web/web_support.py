@@ -52,11 +52,18 @@ WAIT_MS = 20_000
 expect.set_options(timeout=WAIT_MS)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``scopa serve`` on a free loopback port with a fresh SQLite file and instant bots."""
+    """``scopa serve`` on a free loopback port with a fresh SQLite file and instant bots, one
+    for all the modules this pytest process runs that need nothing else of it (a server start
+    was a sixth of the browser tests' time). Each test makes accounts of its own names; every
+    person comes from one loopback address, so the per-address limits (on registrations,
+    logins and the lobby's requests in a minute, which two modules in a row may share) are
+    those of a house of many, not one; the room's tests check the limits themselves."""
     db = sqlite_url(tmp_path_factory.mktemp("web") / "room.db")
-    with subprocess_server(db, "--bot-delay", "0") as server:
+    many = ("--register-per-address", "1000/minute", "--login-per-address", "1000/minute",
+            "--lobby-writes", "100/second;3000/minute", "--lobby-reads", "250/second;12000/minute")
+    with subprocess_server(db, "--bot-delay", "0", *many) as server:
         yield server.url
 
 
