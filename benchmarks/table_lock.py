@@ -1,11 +1,13 @@
 """How long a table's lock is held per move, and at a match's end (issue 32, item 5).
 
-Every move takes its table's lock while it is checked, stored and sent; a match's last move
-also tells every match-end subscriber (ratings, social, tournaments, the daily deal) before the
-lock is let go, so a slow subscriber holds up the next thing done at that table. This starts a
-real card room in this process (a SQLite file in a temporary folder, instant bots), registers
-an account, and plays ``--matches`` rated matches of one round against the random bot with a
-person who plays random moves. Each table's lock is timed from its acquiring to its release;
+Every move takes its table's lock while it is checked, stored and sent. A match's last move
+told every match-end subscriber (ratings, social, tournaments, the daily deal) before the lock
+was let go, so a slow subscriber held up the next thing done at that table; since 2026-12-07
+they are told after it, in a task of the table's, and the last move's hold no longer counts
+them (docs/benchmarks.md has both figures). This starts a real card room in this process (a
+SQLite file in a temporary folder, instant bots), registers an account, and plays
+``--matches`` rated matches of one round against the random bot with a person who plays random
+moves. Each table's lock is timed from its acquiring to its release;
 the holds are split into those that ended the match and the others, and each kind's median,
 p99 and max are printed, after the machine and its load.
 

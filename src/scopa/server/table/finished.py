@@ -1,10 +1,11 @@
-"""The end of a match, announced: a table applies and stores its last move, tells every
-subscriber that the match is over, then broadcasts it.
+"""The end of a match, announced: a table applies and stores its last move and broadcasts its
+last state; once its lock is let go, it tells every subscriber that the match is over, then
+sends ``over``.
 
-What follows a finished match is not the move's business: ratings, a stand-in's end, and (as
-they come) tournament standings and daily results each subscribe here, so the move path stays
-the same however many there are. lila does the same: its ``Finisher`` and perfs updater
-consume a finished game; the round does not rate it.
+What follows a finished match is not the move's business: ratings, tournament standings, daily
+results and the followers' feed each subscribe here, so the move path stays the same however
+many there are, and none of them holds the table's lock. lila does the same: its ``Finisher``
+and perfs updater consume a finished game; the round does not rate it.
 
 >>> import asyncio
 >>> from scopa import Rules

@@ -125,8 +125,8 @@ class Table:
         lobby_changed: Callable[[], Awaitable[None]] | None = None,
         match_ends: MatchEnds | None = None,
     ) -> None:
-        """``match_ends``: the room's announcement of finished matches, which this table's
-        own (:attr:`match_ends`) passes each of its finished matches on to."""
+        """``match_ends``: the room's announcement of finished matches, told of each match
+        that ends here once its end is stored and broadcast, outside the table's lock."""
         self.code = code
         self.rules = rules
         self.look = look
@@ -157,12 +157,11 @@ class Table:
         """What is said at the table (:mod:`scopa.server.chat`)."""
         self._settings = settings
         self._pool = pool
-        self.match_ends = MatchEnds()
-        """Told of each match that ends here, before it is broadcast: first this table's
-        stand-ins end, then the room hears of it."""
-        self.match_ends.subscribe(self._end_stand_ins)
-        if match_ends is not None:
-            self.match_ends.subscribe(match_ends.announce)
+        self._match_ends = match_ends
+        self._announcing: asyncio.Task[None] | None = None
+        """The announcement of the last match that ended here, while its subscribers run: the
+        next one waits for it, so subscribers hear of a table's matches in the order they
+        ended (a rating applied before the rematch's)."""
         self._hints: dict[int, tuple[tuple[int | None, int], dict[str, Any]]] = {}
         """The last hint worked out for each seat, by the (match, version) it is for."""
         self._barred: tuple[assist_queries.Barred | None] | None = None
@@ -357,10 +356,13 @@ class Table:
         for listener in list(self.listeners):
             listener.push(text)
 
-    def _broadcast_state(self) -> None:
-        """Each listener gets its seat's view; a view is built once per seat, not per listener."""
+    def _broadcast_state(self, with_over: bool = True) -> None:
+        """Each listener gets its seat's view; a view is built once per seat, not per listener.
+        ``with_over``: a finished match's ``over`` follows at once (not at the move that ends
+        it: :meth:`_announce` sends that one once the match's subscribers are done)."""
         texts: dict[int | None, str] = {}
-        over = self._over_message() if self.game is not None and self.game.is_over else None
+        over = (self._over_message()
+                if with_over and self.game is not None and self.game.is_over else None)
         shared = self._state_shared()
         for listener in list(self.listeners):
             seat = listener.seat
@@ -712,6 +714,7 @@ class Table:
     async def _play(
         self, seat: int, code: str, version: int | None, ref: str | int | None, token: str | None
     ) -> None:
+        ended: tuple[FinishedMatch, str, list[Listener]] | None = None
         async with self.lock:
             game = self._match_for(seat, ref, token)
             if token is None and self.seats[seat].kind == "human" and seat not in self.stand_ins:
@@ -768,29 +771,58 @@ class Table:
             if game.winner is None and game.round_number != round_number:
                 self._hold_round_end(game.round_number)
             if game.winner is not None:
-                await self._match_over(game.winner)
+                ended = self._match_over(game.winner)
             self._schedule_turn()
-            self._broadcast_state()
+            self._broadcast_state(with_over=ended is None)
+        if ended is not None:
+            self._announce(*ended)
 
-    async def _match_over(self, winner: int) -> None:
-        """The match's end is stored: the table is over, and the room is told. Announced once
-        stored and before anything is sent, so that whoever reads the table, the last state
-        and ``over`` finds the match's consequences (ratings, the stand-ins' end) in place."""
+    def _match_over(self, winner: int) -> tuple[FinishedMatch, str, list[Listener]]:
+        """The match's end is stored: the table is over and its stand-ins end (no turns are
+        left for them to play). Returned for the lock's holder to :meth:`_announce` once the
+        lock is let go: the finished match, its ``over``, and who is sent its last state."""
         assert self.game is not None and self.match_id is not None
         self.status = "over"
-        await self.match_ends.announce(
-            FinishedMatch(
-                self.code, self.match_id, self.rules,
-                tuple(seat.kind for seat in self.seats), tuple(self.game.scores), winner,
-                resigned=self.game.resigned,
-                timed_out=tuple(sorted(
-                    seat for seat in self.stand_ins if self.seats[seat].kind == "human"
-                )),
-                own_moves=self._own_moves(),
-                deleted=tuple(sorted(self._deleted)),
-            )
+        ended = FinishedMatch(
+            self.code, self.match_id, self.rules,
+            tuple(seat.kind for seat in self.seats), tuple(self.game.scores), winner,
+            resigned=self.game.resigned,
+            timed_out=tuple(sorted(
+                seat for seat in self.stand_ins if self.seats[seat].kind == "human"
+            )),
+            own_moves=self._own_moves(),
+            deleted=tuple(sorted(self._deleted)),
         )
+        self.stand_ins.clear()
         self._broadcast_table()
+        return ended, self._over_message(), list(self.listeners)
+
+    def _announce(self, match: FinishedMatch, over: str, listeners: list[Listener]) -> None:
+        """Tell the room's subscribers (ratings, social, tournaments, the daily deal) of
+        ``match`` in a task of the table's, once its last state is sent and the lock is free:
+        a slow subscriber holds up no move, rematch or chat here. Then ``over`` goes to those
+        of ``listeners`` still here, so that whoever is told it finds the match's
+        consequences (a rating, a standing, the day's result) in place, as before; one who
+        connects meanwhile is sent it at once, with the state. Each announcement waits for the
+        one before it (a table's matches are told in the order they ended), and
+        :class:`MatchEnds` logs a subscriber that fails. A rematch dealt before then (its
+        seats saw the table ``over``) makes this ``over`` stale: it is not sent."""
+        self._announcing = self._spawn(self._announce_after(self._announcing, match, over,
+                                                            listeners))
+
+    async def _announce_after(
+        self, previous: asyncio.Task[None] | None, match: FinishedMatch, over: str,
+        listeners: list[Listener],
+    ) -> None:
+        if previous is not None:
+            await asyncio.wait({previous})
+        if self._match_ends is not None:
+            await self._match_ends.announce(match)
+        if self.match_id != match.match_id:
+            return  # a rematch was dealt meanwhile: its people play on, an old ``over`` is stale
+        for listener in listeners:
+            if listener in self.listeners:
+                listener.push(over)
 
     def _own_moves(self) -> tuple[int, ...]:
         """Each side's moves of its own in the current match: every move at its seats but
@@ -835,9 +867,10 @@ class Table:
                 ) from None
             self.touch()
             self._end_hold()
-            await self._match_over(game.winner)
+            ended = self._match_over(game.winner)
             self._schedule_turn()
-            self._broadcast_state()
+            self._broadcast_state(with_over=False)
+        self._announce(*ended)
 
     # -- a round's end, held for its people ----------------------------------------------
 
@@ -911,10 +944,6 @@ class Table:
             self._hold_timer.cancel()
             self._hold_timer = None
         self._hold = None
-
-    async def _end_stand_ins(self, match: FinishedMatch) -> None:
-        """A finished match has no turns left for a stand-in to play."""
-        self.stand_ins.clear()
 
     def _match_for(self, seat: int, ref: str | int | None, token: str | None) -> Game:
         """The match ``seat`` is playing, if its ``token`` (a person's) still holds the seat."""
@@ -1139,6 +1168,9 @@ class Table:
             self._alarm.cancel()
             self._alarm = None
         self._end_hold()
+        if self._announcing is not None:
+            # Told before the storage closes: a rating or a standing is not cut off halfway.
+            await asyncio.wait({self._announcing})
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
