@@ -39,6 +39,7 @@ def test_the_rules_follow_a_change_of_language(browser: Browser, web_server: str
     page = watched.page
     page.click("footer >> text=Rules")
     page.wait_for_selector('article.rules[lang="en"]')
+    page.click("#prefs-toggle")  # 1000 wide, the header's choices open from a button
     page.select_option("#language", "tr")
     page.wait_for_selector('article.rules[lang="tr"]')
     assert page.inner_text(".rules h2") == TITLES["tr"]

@@ -18,6 +18,7 @@ def test_language_switch(browser: Browser, web_server: str) -> None:
     watched = open_page(browser, web_server, locale="es-ES")
     page = watched.page
     assert page.inner_text("#quick h2") == "Jugar contra el ordenador"
+    page.click("#prefs-toggle")  # 1000 wide, the header's choices open from a button
     for language, title in (("it", "Gioca contro il computer"), ("sl", "Igraj proti računalniku"),
                             ("tr", "Bilgisayara karşı oyna"), ("en", "Play against the computer")):  # noqa: RUF001
         page.select_option("#language", language)

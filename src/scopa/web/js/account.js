@@ -28,6 +28,7 @@ export async function showAccountLink() {
   if (!link) return;
   const me = await whoAmI();
   link.textContent = me ? me.name : t("account.login_link");
+  link.title = me ? me.name : ""; // a long name is cut in the header
   if (me) await followSeats();
 }
 

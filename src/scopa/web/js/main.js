@@ -59,7 +59,31 @@ function route() {
   else screen = showLobby(main);
 }
 
+// The button that opens the header's choices between a phone and a wide screen (style.css):
+// it closes again on a second press, on Escape (the focus back on it), on a press elsewhere
+// and on going to another screen.
+function togglePrefs() {
+  const header = document.querySelector("header.top");
+  const button = document.getElementById("prefs-toggle");
+  const open = (state) => {
+    header.classList.toggle("prefs-open", state);
+    button.setAttribute("aria-expanded", String(state));
+  };
+  button.addEventListener("click", () => open(!header.classList.contains("prefs-open")));
+  header.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && header.classList.contains("prefs-open")) {
+      open(false);
+      button.focus();
+    }
+  });
+  document.addEventListener("click", (event) => {
+    if (!header.contains(event.target)) open(false);
+  });
+  window.addEventListener("hashchange", () => open(false));
+}
+
 async function start() {
+  togglePrefs();
   keepOffline();
   whoAmI(); // asked at once, beside the catalogue: the page preloads both
   await setLanguage(pickLanguage());
