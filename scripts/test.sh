@@ -128,6 +128,13 @@ mkdir -p "$venv"
 } 7>"$venv/.scopa-lock"
 phase ".venv"
 
+# Offline play's runtime for tests/offline (issue 37): the pinned Pyodide from the npm registry,
+# its hash checked, and the pure wheel, into .venv/share/scopa/offline. While apt-get goes on;
+# once there, a run only checks them (0.3 s). Without it the offline test fails, saying so.
+"$venv/bin/python" scripts/pyodide.py ||
+    echo "scripts/test.sh: scripts/pyodide.py failed; tests/offline will fail" >&2
+phase "then Pyodide"
+
 # The Debian packages, before the services that use them.
 wait "$apt_pid" || true
 apt_pid=
