@@ -20,14 +20,18 @@ table ABC123: side 0 wins (11, 7)
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Container, Coroutine
 from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
 
 from ...rules import Rules
 from ..common import fairplay
+from .listeners import Listener
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -93,3 +97,62 @@ class MatchEnds:
             except Exception:
                 log.exception("table %s: match %s: a subscriber failed", match.code,
                               match.match_id)
+
+
+class Announcing(Protocol):
+    """What a table's announcer reads of its table: the match it is at, who listens, and its
+    tasks. A protocol, not the table's class, so they import one way."""
+
+    match_id: int | None
+
+    @property
+    def listeners(self) -> Container[Listener]: ...
+
+    def spawn(self, coroutine: Coroutine[Any, Any, T]) -> asyncio.Task[T]: ...
+
+
+class Announcer:
+    """A table's announcements of the matches that end there, one after the other."""
+
+    def __init__(self, table: Announcing, match_ends: MatchEnds | None) -> None:
+        """``match_ends``: the room's announcement of finished matches (None: nobody hears)."""
+        self._table = table
+        self._match_ends = match_ends
+        self._announcing: asyncio.Task[None] | None = None
+        """The announcement of the last match that ended here, while its subscribers run: the
+        next one waits for it, so subscribers hear of a table's matches in the order they
+        ended (a rating applied before the rematch's)."""
+
+    def announce(self, match: FinishedMatch, over: str, listeners: list[Listener]) -> None:
+        """Tell the room's subscribers (ratings, social, tournaments, the daily deal) of
+        ``match`` in a task of the table's, once its last state is sent and the lock is free:
+        a slow subscriber holds up no move, rematch or chat there. Then ``over`` goes to those
+        of ``listeners`` still there, so that whoever is told it finds the match's
+        consequences (a rating, a standing, the day's result) in place, as before; one who
+        connects meanwhile is sent it at once, with the state. Each announcement waits for the
+        one before it (a table's matches are told in the order they ended), and
+        :class:`MatchEnds` logs a subscriber that fails. A rematch dealt before then (its
+        seats saw the table ``over``) makes this ``over`` stale: it is not sent."""
+        self._announcing = self._table.spawn(self._announce_after(self._announcing, match, over,
+                                                                  listeners))
+
+    async def _announce_after(
+        self, previous: asyncio.Task[None] | None, match: FinishedMatch, over: str,
+        listeners: list[Listener],
+    ) -> None:
+        if previous is not None:
+            await asyncio.wait({previous})
+        if self._match_ends is not None:
+            await self._match_ends.announce(match)
+        table = self._table
+        if table.match_id != match.match_id:
+            return  # a rematch was dealt meanwhile: its people play on, an old ``over`` is stale
+        for listener in listeners:
+            if listener in table.listeners:
+                listener.push(over)
+
+    async def wait(self) -> None:
+        """Until the last announcement is told (a table closing waits for it, so a rating or a
+        standing is not cut off halfway when the storage closes)."""
+        if self._announcing is not None:
+            await asyncio.wait({self._announcing})

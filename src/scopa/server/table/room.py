@@ -29,7 +29,9 @@ from ..store.deletion_queries import HeldSeat
 from ..store.storage import Storage, StoredSeat, StoredTable, now
 from .bots import BotPool, Bots
 from .finished import MatchEnds
-from .tables import Listener, Table, clean_name
+from .listeners import Listener
+from .seating import clean_name
+from .tables import Table
 
 log = logging.getLogger(__name__)
 
