@@ -63,9 +63,13 @@ class Runs:
     pyodide: dict[str, Any]
 
 
-def run_both(node: str, jobs: list[dict[str, Any]], timeout: float = 600) -> Runs:
-    """``jobs`` played by Pyodide in one Node process and natively here, at the same time."""
+def run_both(
+    node: str, jobs: list[dict[str, Any]], timeout: float = 600, together: bool = True
+) -> Runs:
+    """``jobs`` played by Pyodide in one Node process and natively here, at the same time
+    (``together=False``: natively first, then Pyodide, so each has a core to itself)."""
     folder, wheel = runtime()
+    native = None if together else same_game.play_all(jobs)
     with tempfile.TemporaryDirectory(prefix="scopa-pyodide.") as scratch:
         order = Path(scratch) / "job.json"
         order.write_text(
@@ -83,7 +87,8 @@ def run_both(node: str, jobs: list[dict[str, Any]], timeout: float = 600) -> Run
             command = [node, str(DRIVER)]
             process = subprocess.Popen(command, stdin=stdin, stdout=stdout, stderr=stderr)
             try:
-                native = same_game.play_all(jobs)
+                if native is None:
+                    native = same_game.play_all(jobs)
                 status = process.wait(timeout)
             finally:
                 if process.poll() is None:
@@ -94,6 +99,7 @@ def run_both(node: str, jobs: list[dict[str, Any]], timeout: float = 600) -> Run
             tail = errors.read_text(errors="replace")[-3000:]
             raise AssertionError(f"Pyodide's run failed with status {status}:\n{tail}")
         pyodide: dict[str, Any] = json.loads(answer.read_text())
+    assert native is not None
     return Runs(native, pyodide)
 
 

@@ -53,7 +53,9 @@ def master_game(rules: Rules, seed: int) -> tuple[Game, list[Player]]:
 def play(job: dict[str, Any]) -> dict[str, Any]:
     """Play one job (``kind``: rules or master, ``preset``, ``players`` if not the preset's,
     ``seed``, ``rounds``: stop after that many, 0 for the whole match, ``verbose``) and give
-    its digest and figures: moves and rounds played, the master's time per move weighed."""
+    its digest and figures: moves and rounds played, the master's time per move weighed, the
+    job's time."""
+    started = time.perf_counter()
     rounds = job.get("rounds", 0)
     deal = rules_game if job["kind"] == "rules" else master_game
     game, players = deal(rules_of(job), job["seed"])
@@ -93,6 +95,7 @@ def play(job: dict[str, Any]) -> dict[str, Any]:
         "moves": moves,
         "rounds": len(game.round_scores),
         "master_times": master_times,
+        "seconds": time.perf_counter() - started,
     }
     if job.get("verbose"):
         result["lines"] = lines
