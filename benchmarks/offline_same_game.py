@@ -26,6 +26,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scopa import preset_names
+from scopa.players.master import DEFAULT_TIME_BUDGET as CAP
 from tests.offline.runner import first_difference, mismatches, run_both
 
 
@@ -53,7 +54,9 @@ def figures(results: list[dict[str, Any]]) -> str:
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
     return (
         f"{len(times)} master moves: p50 {1000 * statistics.median(times):.1f} ms, "
-        f"p95 {1000 * p95:.1f} ms, mean {1000 * statistics.fmean(times):.1f} ms"
+        f"p95 {1000 * p95:.1f} ms, mean {1000 * statistics.fmean(times):.1f} ms, "
+        f"max {1000 * times[-1]:.0f} ms; {sum(t > CAP for t in times)} over the master's default "
+        f"{CAP} s cap (time_budget), where the capped move may differ"
     )
 
 
