@@ -25,7 +25,7 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from rich import box
 from rich.console import Console
@@ -48,6 +48,9 @@ from .round import core
 from .rules import PRESETS, Rules, preset_names
 from .text import breakdown, hand_text, play_text, rules_summary, side_name
 from .view import Play
+
+if TYPE_CHECKING:
+    from .server.feature import Part
 
 EXIT_USAGE = 2
 
@@ -383,12 +386,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             review_queue=args.review_queue,
             review_per_address=args.review_per_address,
             review_per_account=args.review_per_account,
-            pool_bot_offer=args.pool_bot_offer,
-            pool_joins=args.pool_joins,
-            daily_arena=args.daily_arena,
-            daily_arena_minutes=args.daily_arena_minutes,
-            daily_arena_preset=args.daily_arena_preset,
             table_sockets_per_address=args.table_sockets_per_address,
+            sections=tuple(section for part in _room_parts()
+                           if (section := part.section(args)) is not None),
         )
     except ValueError as error:
         raise UsageError(str(error)) from None
@@ -696,6 +696,16 @@ def _add_look_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _room_parts() -> tuple[Part, ...]:
+    """The card room's parts, whose flags ``scopa serve`` takes (:mod:`.server.feature`); none
+    without the room extra, whose absence ``scopa serve`` then reports."""
+    try:
+        from .server.parts import PARTS
+    except ImportError:
+        return ()
+    return PARTS
+
+
 def _version() -> str:
     """The version, which core runs (compiled or pure) and on which interpreter: the
     speed of the bots and tournaments depends on both."""
@@ -797,19 +807,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="table sockets one client address may keep open on this process (default: 30)",
     )
     serve.add_argument(
-        "--pool-bot-offer",
-        type=float,
-        metavar="SECONDS",
-        help="seconds a person waits in a pool before the computer is offered meanwhile "
-        "(default: 30)",
-    )
-    serve.add_argument(
-        "--pool-joins",
-        metavar="LIMITS",
-        help="pool joins allowed per client address and per person "
-        "(default: '10/minute;100/hour')",
-    )
-    serve.add_argument(
         "--provisional-matches",
         type=int,
         metavar="N",
@@ -857,23 +854,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="reviews allowed per logged-in account (default: '10/minute;60/hour')",
     )
     serve.add_argument(
-        "--daily-arena",
-        metavar="HH:MM",
-        help="hold an arena every day at this hour (UTC), listed in the lobby a day ahead",
-    )
-    serve.add_argument(
-        "--daily-arena-minutes", type=int, metavar="N",
-        help="how long the daily arena lasts (default: 30)",
-    )
-    serve.add_argument(
-        "--daily-arena-preset", metavar="PRESET",
-        help="the daily arena's game (default: scopa)",
-    )
-    serve.add_argument(
         "--bot-queue",
         action="store_true",
         help="bots and hints run in `scopa bots` workers through Redis (needs --redis)",
     )
+    for part in _room_parts():
+        part.flags(serve)
     serve.set_defaults(run=cmd_serve)
 
     workers = commands.add_parser(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from websockets.exceptions import ConnectionClosed
 
 from scopa.server.client import Lobby, TableConnection
 from scopa.server.pools.matching import Person, Waiting
+from scopa.server.pools.settings import PoolSettings
 from scopa.server.pools.store import RedisPools
 from scopa.server.social import queries as social_queries
 from scopa.server.store.schema import ratings
@@ -48,11 +50,17 @@ class Clock:
         return self.now
 
 
+HOURLY = PoolSettings(wave=3600.0)
+"""Waves an hour apart: the test runs them."""
+
+
 @contextlib.asynccontextmanager
-async def pool_room(tmp_path: Path, **changes: Any) -> AsyncIterator[tuple[Server, Clock]]:
+async def pool_room(
+    tmp_path: Path, pools: PoolSettings = HOURLY, **changes: Any
+) -> AsyncIterator[tuple[Server, Clock]]:
     """A card room whose waves run only when the test says, on a clock the test moves."""
     clock = Clock()
-    async with running_server(settings_for(tmp_path, pool_wave=3600.0, **changes)) as server:
+    async with running_server(settings_for(tmp_path, sections=(pools,), **changes)) as server:
         server.app.state.pools.clock = clock
         yield server, clock
 
@@ -138,7 +146,7 @@ async def test_the_window_widens_as_people_wait(tmp_path: Path) -> None:
 async def test_the_computer_is_offered_after_the_wait_and_a_person_who_comes_is_told(
     tmp_path: Path,
 ) -> None:
-    async with pool_room(tmp_path, pool_bot_offer=30.0) as (server, clock):
+    async with pool_room(tmp_path, replace(HOURLY, bot_offer=30.0)) as (server, clock):
         ada = await Waiter.open(server.url)
         await ada.join(name="Ada")
         await ada.wait_for("waiting")
@@ -336,7 +344,7 @@ async def test_joins_past_the_limit_are_refused_per_address_and_per_person(
 ) -> None:
     """One address with no account had dealt 342 tables a minute through the pools (issue 34,
     item 6): joins are limited per client address and per person, as the lobby's writes."""
-    async with pool_room(tmp_path, pool_joins="3/minute") as (server, _):
+    async with pool_room(tmp_path, replace(HOURLY, joins="3/minute")) as (server, _):
         pools = server.app.state.pools
         ada = await Waiter.open(server.url)
         for _ in range(3):
@@ -363,11 +371,15 @@ async def test_joins_past_the_limit_are_refused_per_address_and_per_person(
 
 def test_the_join_limit_comes_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     """A load test from loopback raises it (benchmarks/pairing.py); a wrong one is one line."""
-    from scopa.cli import main
-    from scopa.server.run import settings_from
+    from scopa.cli import build_parser, main
+    from scopa.server.pools.feature import Pools
+    from scopa.server.social.blocks import blocked_among
 
-    assert settings_from(None, None, None, pool_joins="5/second").pool_joins == "5/second"
-    assert settings_from(None, None, None).pool_joins == "10/minute;100/hour"
+    def joins(*argv: str) -> str:
+        return Pools(blocked_among).section(build_parser().parse_args(["serve", *argv])).joins
+
+    assert joins("--pool-joins", "5/second") == "5/second"
+    assert joins() == "10/minute;100/hour"
     assert main(["serve", "--pool-joins", "lots"]) == 2
     err = capsys.readouterr().err
     assert err == "scopa: error: --pool-joins must be limits such as '20/second;300/minute'; " \

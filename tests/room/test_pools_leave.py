@@ -20,6 +20,8 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from scopa.server.pools.settings import PoolSettings
+
 from .pool_support import Waiter
 from .server_support import (
     TIMEOUT,
@@ -46,7 +48,8 @@ async def room(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[
         if request.param == "redis":
             changes["redis_url"] = await stack.enter_async_context(fresh_redis())
         server = await stack.enter_async_context(
-            running_server(settings_for(tmp_path, pool_wave=3600.0, **changes)))
+            running_server(settings_for(tmp_path, sections=(PoolSettings(wave=3600.0),),
+                                        **changes)))
         server.app.state.pools.clock = Clock()
         yield server
 

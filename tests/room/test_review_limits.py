@@ -102,7 +102,7 @@ async def test_only_a_seat_of_the_match_or_an_account_may_ask(server: Server) ->
             answer = await stranger.post(url, json=body)
             assert (answer.status_code, answer.json()["detail"]) == (403, refused), body
         assert await _claims(server) == 0
-        assert getattr(server.app.state, "reviews", None) is None  # nothing was even set up
+        assert not server.app.state.reviews.running  # nothing was even started
 
         mine = await stranger.post(url, json={"seat": 1, "token": grant["token"]})
         assert mine.status_code == 202  # the seat's token asks, for any seat of its match

@@ -15,6 +15,7 @@ from websockets.asyncio.client import connect
 
 from scopa.server.accounts.seatkeys import KEY_COOKIE
 from scopa.server.client import Lobby, TableConnection
+from scopa.server.pools.settings import PoolSettings
 
 from .pool_support import Waiter
 from .server_support import TIMEOUT, Server, anyio_backend, running_server, settings_for
@@ -54,7 +55,8 @@ async def takes_the_seat(server: Server, code: str, seat: dict[str, Any]) -> Non
 async def test_a_pool_pairing_and_a_challenge_seat_follow_both_players(
     tmp_path: Path,
 ) -> None:
-    settings = settings_for(tmp_path, pool_wave=3600.0, register_per_address="100/minute",
+    settings = settings_for(tmp_path, sections=(PoolSettings(wave=3600.0),),
+                            register_per_address="100/minute",
                             newcomer_matches=0)
     async with running_server(settings) as server, \
             Lobby(server.url) as ada_phone, Lobby(server.url) as ada_laptop, \

@@ -18,6 +18,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from scopa.server.client import Lobby, TableConnection
+from scopa.server.social.settings import SocialSettings
 
 from .server_support import (
     TIMEOUT,
@@ -247,7 +248,8 @@ async def test_a_challenge_declined_tells_the_challenger(room: Server) -> None:
 
 
 async def test_a_challenge_nobody_answers_expires_for_both(tmp_path: Path) -> None:
-    settings = settings_for(tmp_path, register_per_address="100/minute", challenge_seconds=0.2)
+    settings = settings_for(tmp_path, register_per_address="100/minute",
+                            sections=(SocialSettings(challenge_seconds=0.2),))
     async with running_server(settings) as server, person(server.url, "Ada") as ada, \
             person(server.url, "Bea") as bea:
         status, sent = await ada.post("/api/challenges", {"name": "Bea"})

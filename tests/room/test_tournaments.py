@@ -25,6 +25,7 @@ from scopa.server.client import Lobby, LobbyRefused, TableConnection
 from scopa.server.store.schema import rating_history, tournament_games, tournament_players
 from scopa.server.tournaments import queries as tournament_queries
 from scopa.server.tournaments.director import Tournaments
+from scopa.server.tournaments.settings import TournamentSettings
 
 from .server_support import (
     TIMEOUT,
@@ -429,7 +430,8 @@ async def test_an_arena_pairs_nobody_who_is_at_a_table_of_another_tournament(
 
 @pytest.mark.anyio
 async def test_the_daily_arena_of_the_settings_is_made_once_a_day(tmp_path: Path) -> None:
-    settings = settings_for(tmp_path, daily_arena="20:00", daily_arena_minutes=45)
+    settings = settings_for(tmp_path, sections=(
+        TournamentSettings(daily_arena="20:00", daily_arena_minutes=45),))
     async with running_server(settings) as up:
         room = director(up)
         room.clock = Clock(START - timedelta(hours=3))

@@ -18,7 +18,26 @@ package adds people, bots, storage and the wire.
 /healthz
 """
 
-from .app import create_app
-from .common.settings import Settings
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .app import create_app
+    from .common.settings import Settings
 
 __all__ = ["Settings", "create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    """``Settings`` and ``create_app``, loaded when first asked for: ``scopa`` reads the room's
+    parts (their flags) without loading the whole room (PEP 562)."""
+    if name == "create_app":
+        from .app import create_app
+
+        return create_app
+    if name == "Settings":
+        from .common.settings import Settings
+
+        return Settings
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,7 +13,7 @@ named ``Anna`` is Anna's account, or nobody's.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final, cast
+from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, Path, Request
 from pydantic import BaseModel, Field, StringConstraints
@@ -22,6 +22,7 @@ from ..players import LEVEL_NAMES, LEVELS
 from .accounts import accounts
 from .cluster.cluster import Cluster
 from .common.errors import LobbyError
+from .feature import CLUSTER, ROOM
 from .table.bots import default_level
 from .table.room import CardRoom, build_rules, check_level
 
@@ -36,16 +37,8 @@ Token = Annotated[str, StringConstraints(max_length=256)]
 Code = Annotated[str, Path(max_length=16, description="the table's code (any case)")]
 
 
-def _room(request: Request) -> CardRoom:
-    return cast(CardRoom, request.app.state.room)
-
-
-def _cluster(request: Request) -> Cluster:
-    return cast(Cluster, request.app.state.cluster)
-
-
-Room = Annotated[CardRoom, Depends(_room)]
-Processes = Annotated[Cluster, Depends(_cluster)]
+Room = Annotated[CardRoom, Depends(ROOM)]
+Processes = Annotated[Cluster, Depends(CLUSTER)]
 """Lobby requests on a table go to the process that owns it, wherever they arrive."""
 
 

@@ -8,7 +8,7 @@ seat tokens live elsewhere. Unknown pools and names are 404s with a sentence.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Final, cast
+from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, Path, Request
 from pydantic import BaseModel, Field
@@ -17,11 +17,11 @@ from ..rules import Rules
 from .accounts.accounts import clean_name, current_account, legacy_name_key, name_key, rate_limit
 from .accounts.ratings import display
 from .common.errors import LobbyError
+from .feature import ROOM
 from .puzzles import ratings as puzzle_ratings
 from .store import rating_queries
 from .store.rating_queries import NamedRating, RecordedMatch
 from .store.storage import Storage
-from .table.room import CardRoom
 
 TOP: Final = 100
 RECENT: Final = 20
@@ -36,12 +36,12 @@ router = APIRouter(prefix="/api", tags=["players"], dependencies=[Depends(rate_l
 
 
 def _storage(request: Request) -> Storage:
-    return cast(CardRoom, request.app.state.room).storage
+    return ROOM(request).storage
 
 
 def _provisional(request: Request) -> int:
     """Rated matches before a rating counts: the room's setting."""
-    return cast(CardRoom, request.app.state.room).settings.provisional_matches
+    return ROOM(request).settings.provisional_matches
 
 
 def _iso(moment: datetime) -> str:

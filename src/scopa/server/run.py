@@ -7,7 +7,6 @@ connect while the database is being migrated wait in the listen queue instead of
 from __future__ import annotations
 
 import gc
-import re
 import socket
 import sys
 
@@ -16,7 +15,6 @@ import uvicorn
 from fastapi import FastAPI
 from limits import parse_many
 
-from ..rules import Rules
 from .app import create_app
 from .common.settings import DEFAULT_DB, Settings
 
@@ -45,14 +43,11 @@ def settings_from(
     review_queue: int | None = None,
     review_per_address: str | None = None,
     review_per_account: str | None = None,
-    pool_bot_offer: float | None = None,
-    pool_joins: str | None = None,
-    daily_arena: str | None = None,
-    daily_arena_minutes: int | None = None,
-    daily_arena_preset: str | None = None,
     table_sockets_per_address: int | None = None,
+    sections: tuple[object, ...] = (),
 ) -> Settings:
-    """Settings from the command line; a bot delay of ``d`` pauses between ``d/2`` and ``d``."""
+    """Settings from the command line; a bot delay of ``d`` pauses between ``d/2`` and ``d``.
+    ``sections``: the features' own, each made from its flags by its part (:mod:`.feature`)."""
     if bot_delay is not None and not bot_delay >= 0:
         raise ValueError(f"--bot-delay must be 0 or more seconds; got {bot_delay}")
     if turn_timeout is not None and not turn_timeout > 0:
@@ -72,8 +67,7 @@ def settings_from(
                            ("--login-per-account", login_per_account),
                            ("--register-per-address", register_per_address),
                            ("--review-per-address", review_per_address),
-                           ("--review-per-account", review_per_account),
-                           ("--pool-joins", pool_joins)):
+                           ("--review-per-account", review_per_account)):
         if limits is not None:
             try:
                 parse_many(limits)
@@ -83,18 +77,6 @@ def settings_from(
                 ) from None
     if bot_queue and redis is None:
         raise ValueError("--bot-queue needs --redis: the queue is in Redis")
-    if daily_arena is not None and not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", daily_arena):
-        raise ValueError(f"--daily-arena must be an hour such as 20:00 (UTC); got {daily_arena!r}")
-    if daily_arena_minutes is not None and not 1 <= daily_arena_minutes <= 24 * 60:
-        raise ValueError(
-            f"--daily-arena-minutes must be from 1 to 1440 (a day); got {daily_arena_minutes}")
-    if daily_arena_preset is not None:
-        try:
-            Rules.preset(daily_arena_preset, players=2)
-        except (ValueError, TypeError) as error:
-            raise ValueError(f"--daily-arena-preset: {error}") from None
-    if pool_bot_offer is not None and not pool_bot_offer >= 0:
-        raise ValueError(f"--pool-bot-offer must be 0 or more seconds; got {pool_bot_offer}")
     return Settings(
         db_url=db or DEFAULT_DB,
         bot_delay=delay,
@@ -113,15 +95,10 @@ def settings_from(
         review_queue=Settings.review_queue if review_queue is None else review_queue,
         review_per_address=review_per_address or Settings.review_per_address,
         review_per_account=review_per_account or Settings.review_per_account,
-        pool_bot_offer=Settings.pool_bot_offer if pool_bot_offer is None else pool_bot_offer,
-        pool_joins=pool_joins or Settings.pool_joins,
-        daily_arena=daily_arena,
-        daily_arena_minutes=(Settings.daily_arena_minutes if daily_arena_minutes is None
-                             else daily_arena_minutes),
-        daily_arena_preset=daily_arena_preset or Settings.daily_arena_preset,
         table_sockets_per_address=(Settings.table_sockets_per_address
                                    if table_sockets_per_address is None
                                    else table_sockets_per_address),
+        sections=sections,
     )
 
 

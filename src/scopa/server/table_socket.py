@@ -24,7 +24,7 @@ import contextlib
 import logging
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Final, cast
+from typing import Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -44,6 +44,7 @@ from .common.protocol import (
     state_position,
 )
 from .common.ratelimit import ChatLimits, TokenBucket
+from .common.services import Service
 from .common.settings import Settings
 from .common.tokens import normalise_code
 from .socket_places import SocketPlaces, address_of
@@ -86,13 +87,8 @@ class Doorway:
         return None
 
 
-def doorway(state: Any) -> Doorway:
-    """The app's :class:`Doorway`, made on first use (the chat limits' memory storage needs
-    the running loop)."""
-    found = getattr(state, "table_doorway", None)
-    if found is None:
-        found = state.table_doorway = Doorway(cast(CardRoom, state.room).settings)
-    return cast(Doorway, found)
+DOORWAY: Service[Doorway] = Service("table_doorway")
+"""The app's :class:`Doorway`."""
 
 
 @dataclass(frozen=True)
@@ -336,47 +332,54 @@ class Connection:
                                             "account": self.account_id})
 
 
-async def table_socket(socket: WebSocket, code: str) -> None:
-    """The endpoint: accept, serve the client, and always let go of the table afterwards."""
-    room: CardRoom = socket.app.state.room
-    cluster: Cluster = socket.app.state.cluster
-    await socket.accept()
-    door = doorway(socket.app.state)
-    connection = Connection(socket, room.settings, door)
-    refusal = door.refusal(connection.address)
-    if refusal is None and room.strangers >= room.settings.max_strangers:
-        refusal = ProtocolError("busy", "too many connections are starting: try again")
-    if refusal is not None:
-        connection.refuse(refusal)
-        connection.close(TRY_AGAIN_LATER, refusal.code)
-        await connection.send_all()
-        return
-    room.strangers += 1
-    door.places.take(connection.address)
-    sender = connection.sender = asyncio.create_task(connection.send_all())
-    try:
-        reader = asyncio.create_task(connection.serve(room, cluster, code))
-        done, _ = await asyncio.wait({reader, sender}, return_when=asyncio.FIRST_COMPLETED)
-        if reader in done:
-            if not reader.cancelled() and reader.exception() is not None and not isinstance(
-                reader.exception(), WebSocketDisconnect
-            ):
-                log.error("table %s: connection failed", code, exc_info=reader.exception())
-            connection.close(GOING_AWAY, "bye")
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(sender, SEND_TIMEOUT)
-        else:
-            reader.cancel()
+class TableSockets:
+    """The endpoint ``/ws/tables/{code}`` of one app: this process's tables, its place among
+    the processes, and what it counts across its table sockets (:class:`Doorway`)."""
+
+    def __init__(self, room: CardRoom, cluster: Cluster) -> None:
+        self.room = room
+        self.cluster = cluster
+        self.door = Doorway(room.settings)
+
+    async def serve(self, socket: WebSocket, code: str) -> None:
+        """Accept, serve the client, and always let go of the table afterwards."""
+        room, cluster, door = self.room, self.cluster, self.door
+        await socket.accept()
+        connection = Connection(socket, room.settings, door)
+        refusal = door.refusal(connection.address)
+        if refusal is None and room.strangers >= room.settings.max_strangers:
+            refusal = ProtocolError("busy", "too many connections are starting: try again")
+        if refusal is not None:
+            connection.refuse(refusal)
+            connection.close(TRY_AGAIN_LATER, refusal.code)
+            await connection.send_all()
+            return
+        room.strangers += 1
+        door.places.take(connection.address)
+        sender = connection.sender = asyncio.create_task(connection.send_all())
+        try:
+            reader = asyncio.create_task(connection.serve(room, cluster, code))
+            done, _ = await asyncio.wait({reader, sender}, return_when=asyncio.FIRST_COMPLETED)
+            if reader in done:
+                if not reader.cancelled() and reader.exception() is not None and not isinstance(
+                    reader.exception(), WebSocketDisconnect
+                ):
+                    log.error("table %s: connection failed", code, exc_info=reader.exception())
+                connection.close(GOING_AWAY, "bye")
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(sender, SEND_TIMEOUT)
+            else:
+                reader.cancel()
+                with contextlib.suppress(BaseException):
+                    await reader
+        finally:
+            door.places.give_back(connection.address)
+            if not connection.greeted:
+                room.strangers -= 1
+            sender.cancel()
             with contextlib.suppress(BaseException):
-                await reader
-    finally:
-        door.places.give_back(connection.address)
-        if not connection.greeted:
-            room.strangers -= 1
-        sender.cancel()
-        with contextlib.suppress(BaseException):
-            await sender
-        if connection.table is not None:
-            connection.table.detach(connection)
-        if connection.relay_id:
-            cluster.forget(connection.relay_id)
+                await sender
+            if connection.table is not None:
+                connection.table.detach(connection)
+            if connection.relay_id:
+                cluster.forget(connection.relay_id)

@@ -35,7 +35,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Annotated, Final, TypeVar, cast
+from typing import Annotated, Final, TypeVar
 from urllib.parse import urlsplit
 
 import icu  # type: ignore[import-untyped]
@@ -47,14 +47,15 @@ from starlette.requests import HTTPConnection
 
 from ..common.browser import browser_key
 from ..common.errors import LobbyError
-from ..common.ratelimit import AccountLimits
+from ..common.ratelimit import ACCOUNT_LIMITS
+from ..common.services import CLOCK
 from ..common.text import MAX_MARKS, invisible, most_marks
 from ..common.tokens import token_matches
+from ..feature import ROOM
 from ..store import account_queries, chat_queries, fairplay_queries, rating_queries
 from ..store.account_queries import SealedSeat
 from ..store.storage import Storage as Database
 from ..store.storage import now
-from ..table.room import CardRoom
 from ..table.tables import clean_name as clean_display_name
 from . import seatkeys
 
@@ -273,18 +274,15 @@ async def seat_key(password: str, account_id: int) -> bytes:
 # -- requests ------------------------------------------------------------------------------
 
 
-def _room(request: HTTPConnection) -> CardRoom:
-    return cast(CardRoom, request.app.state.room)
-
-
 def _database(request: HTTPConnection) -> Database:
-    return _room(request).storage
+    return ROOM(request).storage
 
 
 def clock(request: Request) -> datetime:
-    """Now, as the app's ``state.clock`` says (``storage.now`` unless a test moves it): the
-    moment an account is made or deleted, and when a deleted account's name is free again."""
-    return cast(Callable[[], datetime], request.app.state.clock)()
+    """Now, as the app's clock says (:data:`..common.services.CLOCK`, ``storage.now`` unless
+    a test moves it): the moment an account is made or deleted, and when a deleted account's
+    name is free again."""
+    return CLOCK(request)()
 
 
 def check_origin(request: HTTPConnection) -> None:
@@ -336,19 +334,9 @@ async def _signed_in(request: Request) -> Account:
 Me = Annotated[Account, Depends(_signed_in)]
 
 
-def _account_limits(request: Request) -> AccountLimits:
-    """The room's :class:`AccountLimits`, made on first use (the memory storage needs a
-    running loop)."""
-    state = request.app.state
-    limits = getattr(state, "account_limits", None)
-    if limits is None:
-        limits = state.account_limits = AccountLimits(_room(request).settings)
-    return cast(AccountLimits, limits)
-
-
 async def limit_password_checks(request: Request, key: str) -> None:
     """Refuse (429) one more password check from this address on the account keyed ``key``."""
-    refusal = await _account_limits(request).password_refusal(client_address(request), key)
+    refusal = await ACCOUNT_LIMITS(request).password_refusal(client_address(request), key)
     if refusal is not None:
         raise LobbyError(429, refusal, code="too_many_password_checks")
 
@@ -398,7 +386,7 @@ async def _new_session(
 
 async def rate_limit(request: Request) -> None:
     """The lobby's limits per client address apply here too (reads and writes apart)."""
-    refusal = await _room(request).limits.refusal(
+    refusal = await ROOM(request).limits.refusal(
         client_address(request), write=request.method != "GET")
     if refusal is not None:
         raise LobbyError(429, refusal, code="too_many_requests")
@@ -458,7 +446,7 @@ async def register(body: Credentials, request: Request, response: Response) -> A
                          code="name_kept", params={
                              "name": name, "deleted": f"{holder.deleted_at:%Y-%m-%d}",
                              "free": free})
-    refusal = await _account_limits(request).registration_refusal(client_address(request))
+    refusal = await ACCOUNT_LIMITS(request).registration_refusal(client_address(request))
     if refusal is not None:
         raise LobbyError(429, refusal, code="too_many_accounts")
     password_hash = await hash_password(password)

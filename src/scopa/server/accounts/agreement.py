@@ -179,7 +179,7 @@ class EngineWatch:
     async def match_over(self, match: FinishedMatch) -> None:
         self._wake.set()
 
-    def open(self) -> None:
+    async def open(self) -> None:
         self._task = asyncio.create_task(self._watch(), name="scopa-engine-watch")
 
     async def close(self) -> None:

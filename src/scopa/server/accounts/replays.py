@@ -10,7 +10,7 @@ over, but to the account that finished that day's deal (:mod:`scopa.server.daily
 
 from __future__ import annotations
 
-from typing import Annotated, Any, cast
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Request
 
@@ -18,8 +18,8 @@ from ...cards import Card
 from ...game import Game
 from ...moves import Move
 from ...rules import Rules
+from ..feature import ROOM
 from ..store import chat_queries, review_queries
-from ..table.room import CardRoom
 from .accounts import current_account, rate_limit
 
 router = APIRouter(prefix="/api", tags=["players"], dependencies=[Depends(rate_limit)])
@@ -124,7 +124,7 @@ async def replay(
     """A finished match frame by frame, every hand shown, with the players, the table's deck
     look, the rounds' breakdowns and the chat, but for the words the reader's blocks hide at
     the table (issue 34, item 9); 404 unknown, 403 while it is being played."""
-    room = cast(CardRoom, request.app.state.room)
+    room = ROOM(request)
     account = await current_account(request)
     record = await room.match_record(match_id, None if account is None else account.id)
     players, look = await review_queries.players_and_look(room.storage, match_id)

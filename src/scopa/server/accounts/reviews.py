@@ -24,7 +24,7 @@ import contextlib
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Annotated, Any, Final, cast
+from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, Path, Request, Response
 from pydantic import BaseModel, Field
@@ -32,8 +32,10 @@ from pydantic import BaseModel, Field
 from ... import review
 from ...rules import Rules
 from ..common.errors import LobbyError
-from ..common.ratelimit import ReviewLimits
+from ..common.ratelimit import REVIEW_LIMITS, ReviewLimits
+from ..common.services import Service
 from ..common.tokens import token_matches
+from ..feature import ROOM
 from ..store import review_queries
 from ..store.storage import now
 from ..table.room import CardRoom
@@ -159,29 +161,9 @@ class Reviews:
                 await self._failed(key, "the server stopped; ask for the review again")
 
 
-async def shutdown(app: Any) -> None:
-    """Stop the reviews still running (they are asked for again after a restart)."""
-    found = getattr(app.state, "reviews", None)
-    if isinstance(found, Reviews):
-        await found.close()
-
-
-def _reviews(request: Request) -> Reviews:
-    state = request.app.state
-    found = getattr(state, "reviews", None)
-    if found is None:
-        found = state.reviews = Reviews(cast(CardRoom, state.room))
-    return cast(Reviews, found)
-
-
-def _review_limits(request: Request) -> ReviewLimits:
-    """The room's :class:`ReviewLimits`, made on first use (the memory storage needs a running
-    loop)."""
-    state = request.app.state
-    limits = getattr(state, "review_limits", None)
-    if limits is None:
-        limits = state.review_limits = ReviewLimits(cast(CardRoom, state.room).settings)
-    return cast(ReviewLimits, limits)
+REVIEWS: Service[Reviews] = Service("reviews")
+"""This process's reviews, as a dependency of the routes."""
+Registry = Annotated[Reviews, Depends(REVIEWS)]
 
 
 class ReviewAsked(BaseModel):
@@ -205,7 +187,7 @@ class ReviewState(BaseModel):
 
 
 async def _finished_record(request: Request, match_id: int, seat: int) -> dict[str, Any]:
-    record = await cast(CardRoom, request.app.state.room).match_record(match_id)
+    record = await ROOM(request).match_record(match_id)
     players = Rules.from_dict(record["rules"]).players
     if not 0 <= seat < players:
         raise LobbyError(422, f"seat must be 0..{players - 1} in match {match_id}; got {seat}",
@@ -220,7 +202,7 @@ async def _asker(request: Request, match_id: int, token: str | None) -> int | No
     if account is not None:
         return account.id
     if token is not None:
-        room = cast(CardRoom, request.app.state.room)
+        room = ROOM(request)
         held = await review_queries.seat_token_hashes(room.storage, match_id)
         if any(token_matches(token, found) for found in held):
             return None
@@ -243,17 +225,17 @@ def _done(result: dict[str, Any]) -> ReviewState:
 
 @router.post("/replays/{match_id}/reviews", status_code=202)
 async def ask_review(
-    match_id: MatchId, body: ReviewAsked, request: Request, response: Response
+    match_id: MatchId, body: ReviewAsked, request: Request, response: Response,
+    registry: Registry, limits: Annotated[ReviewLimits, Depends(REVIEW_LIMITS)],
 ) -> ReviewState:
     """Start the master's review of a seat of a finished match (202), or get the stored one
     (200): a review is worked out once. Only a seat of the match or a logged-in account may
     ask (403), so many times (429), and while this process has room for one more (503)."""
     record = await _finished_record(request, match_id, body.seat)
     account_id = await _asker(request, match_id, body.token)
-    refusal = await _review_limits(request).refusal(client_address(request), account_id)
+    refusal = await limits.refusal(client_address(request), account_id)
     if refusal is not None:
         raise LobbyError(429, refusal, code="too_many_reviews")
-    registry = _reviews(request)
     stored = await registry.stored(match_id, body.seat)
     if stored is not None:
         response.status_code = 200
@@ -269,11 +251,11 @@ async def ask_review(
 
 @router.get("/replays/{match_id}/reviews/{seat}")
 async def show_review(
-    match_id: MatchId, seat: Annotated[int, Path(ge=0, lt=16)], request: Request
+    match_id: MatchId, seat: Annotated[int, Path(ge=0, lt=16)], request: Request,
+    registry: Registry,
 ) -> ReviewState:
     """How far the review of a seat is, or the review itself once done; 404 if nobody asked."""
     await _finished_record(request, match_id, seat)
-    registry = _reviews(request)
     stored = await registry.stored(match_id, seat)
     if stored is not None:
         return _done(stored)

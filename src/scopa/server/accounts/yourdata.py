@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Annotated, Final, cast
+from typing import Annotated, Final
 
 from fastapi import APIRouter, Depends, Request, Response
 from limits import parse_many
@@ -29,8 +29,10 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from ..common.errors import LobbyError
 from ..common.ratelimit import limit_storage
+from ..common.services import Service
+from ..common.settings import Settings
+from ..feature import ROOM
 from ..store import account_queries, deletion_queries, export_queries
-from ..table.room import CardRoom
 from . import seatkeys
 from .accounts import (
     COOKIE,
@@ -50,39 +52,37 @@ EXPORTS_PER_ACCOUNT: Final = "3/minute;20/hour"
 router = APIRouter(prefix="/api/account", tags=["accounts"], dependencies=[Depends(rate_limit)])
 
 
-def _room(request: Request) -> CardRoom:
-    return cast(CardRoom, request.app.state.room)
+def export_limiter(settings: Settings) -> MovingWindowRateLimiter:
+    """The downloads' limiter, counting in the room's Redis when it has one, so that every
+    process counts the same."""
+    return MovingWindowRateLimiter(limit_storage(settings.redis_url))
 
 
-def _limiter(request: Request) -> MovingWindowRateLimiter:
-    """The downloads' limiter, made on first use (the memory storage needs a running loop),
-    counting in the room's Redis when it has one, so that every process counts the same."""
-    state = request.app.state
-    limiter = getattr(state, "export_limiter", None)
-    if limiter is None:
-        limiter = state.export_limiter = MovingWindowRateLimiter(
-            limit_storage(_room(request).settings.redis_url))
-    return cast(MovingWindowRateLimiter, limiter)
+EXPORTS: Service[MovingWindowRateLimiter] = Service("export_limiter")
+"""The downloads' limiter, as a dependency of the routes."""
 
 
 @router.get("/export", response_class=Response, responses={
     200: {"content": {"application/json": {}},
           "description": "a file to save: scopa-account-ID.json"}})
-async def export(request: Request, account: Me) -> Response:
+async def export(
+    request: Request, account: Me,
+    limiter: Annotated[MovingWindowRateLimiter, Depends(EXPORTS)],
+) -> Response:
     """Everything the room holds about your account, as one JSON file to save: profile,
     ratings and their history, matches (with their records where finished), the chat messages
     you wrote and the reports you made, sessions, the seats you hold (codes, not tokens) and
     any sanction. Nothing secret, and nothing of another account's but what everyone at your
     tables saw (the players' names)."""
     for limit in parse_many(EXPORTS_PER_ACCOUNT):
-        if not await _limiter(request).hit(limit, "export-account", str(account.id)):
+        if not await limiter.hit(limit, "export-account", str(account.id)):
             raise LobbyError(429, f"too many downloads of your data (at most {limit}): wait a "
                              "little and try again",
                              code="too_many_downloads", params={"most": str(limit)})
-    data = await export_queries.everything(_room(request).storage, account.id)
+    data = await export_queries.everything(ROOM(request).storage, account.id)
     for match in data["matches"]:
         # A record the room still seals (a daily deal's, until its day is over) is not given.
-        if match.get("record") is not None and await _room(request).sealed(match["match"]):
+        if match.get("record") is not None and await ROOM(request).sealed(match["match"]):
             match["record"] = None
     body = {"exported_at": clock(request).isoformat(), **data}
     return Response(
@@ -108,14 +108,14 @@ async def delete_account(
     matches you played and on the leaderboards, your sessions and the seats you hold go, and
     the name is free for someone else after 30 days. Cannot be undone."""
     await limit_password_checks(request, name_key(account.name))
-    storage = _room(request).storage
+    storage = ROOM(request).storage
     stored = await account_queries.password_hash(storage, account.id)
     if stored is None or not await password_matches(body.password, stored):
         raise LobbyError(403, "the password is wrong: the account was not deleted",
                          code="wrong_password_delete")
     held = await deletion_queries.delete_account(storage, account.id, clock(request))
     try:
-        await _room(request).account_deleted(account.id, held)
+        await ROOM(request).account_deleted(account.id, held)
     except Exception:
         # Deleted all the same: its stored seats already open nothing (deletion_queries).
         log.exception("account %s: its tables and sockets could not all be told", account.id)

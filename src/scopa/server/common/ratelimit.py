@@ -19,6 +19,7 @@ from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 
+from .services import Service
 from .settings import Settings
 
 
@@ -140,6 +141,10 @@ class AccountLimits:
         return None
 
 
+ACCOUNT_LIMITS: Service[AccountLimits] = Service("account_limits")
+"""The accounts' limits, as a dependency of the routes."""
+
+
 class ReviewLimits:
     """How many reviews of finished matches may be asked for, kept by the ``limits`` library
     like :class:`HttpLimits`: per client address (``Settings.review_per_address``) and, for a
@@ -164,6 +169,10 @@ class ReviewLimits:
                     return f"too many reviews asked for by your account (at most {limit}): " \
                         "wait a little and ask again"
         return None
+
+
+REVIEW_LIMITS: Service[ReviewLimits] = Service("review_limits")
+"""The reviews' limits, as a dependency of the routes."""
 
 
 CHAT_PER_PERSON: Final = "5/10 seconds"

@@ -7,10 +7,11 @@ they wait on messages, never on the clock.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import time
+from typing import TypeVar
 
-from ...rules import Rules
 from .fairplay import NEWCOMER_MATCHES
+
+S = TypeVar("S")
 
 DEFAULT_DB = "sqlite+aiosqlite:///scopa.db"
 """A SQLite file in the working directory: the card room runs with nothing else installed."""
@@ -34,15 +35,6 @@ DEFAULT_REVIEW_PER_ACCOUNT = "10/minute;60/hour"
 """Reviews one logged-in account may ask for, from any address."""
 DEFAULT_REVIEW_QUEUE = 4
 """Reviews one process works out at once; one more asked is refused (503), not queued."""
-DEFAULT_POOL_BOT_OFFER = 30.0
-"""Seconds a person waits in a pool before the computer is offered while they wait on."""
-DEFAULT_POOL_JOINS = "10/minute;100/hour"
-"""Joins of a pool allowed per client address and per person (a guest's browser key, an
-account). A join is a match: one a minute each for a household of a few behind one router,
-a cancel and a join again among them, fits; one address with no account dealt 342 tables a
-minute through the pools, whose stand-ins then played them out (docs/room.md, "Pools")."""
-
-
 @dataclass(frozen=True)
 class Settings:
     db_url: str = DEFAULT_DB
@@ -116,26 +108,21 @@ class Settings:
     """Login attempts (and password changes) allowed per account from one client address."""
     register_per_address: str = DEFAULT_REGISTER_PER_ADDRESS
     """Registrations allowed per client address (the ``limits`` library's notation)."""
-    pool_wave: float = 1.0
-    """Seconds between two waves of the pools' pairing (each process runs its own)."""
-    pool_bot_offer: float = DEFAULT_POOL_BOT_OFFER
-    """Seconds a person waits in a pool before they are offered the computer meanwhile."""
-    pool_joins: str = DEFAULT_POOL_JOINS
-    """Pool joins allowed per client address and per person (the ``limits`` library's
-    notation), and so pairings: the pools' tables are writes like the lobby's."""
-    daily_arena: str | None = None
-    """The hour (``HH:MM``, UTC) of an arena held every day, made by the room itself and
-    listed in the lobby a day ahead (None: no daily arena)."""
-    daily_arena_minutes: int = 30
-    """How long the daily arena lasts."""
-    daily_arena_preset: str = "scopa"
-    """The game of the daily arena (a preset of two players)."""
-    challenge_seconds: float = 60.0
-    """Seconds a challenge waits for its answer before it expires (tests make it short)."""
     newcomer_matches: int = NEWCOMER_MATCHES
     """Finished matches an account plays before its first rated challenge or rated pool
     (:data:`.common.fairplay.NEWCOMER_MATCHES`; 0: none, as a club of known players may
     choose)."""
+
+    sections: tuple[object, ...] = ()
+    """The features' own settings, one value of each section's class (:mod:`..feature`: a
+    feature declares its section and its flags); a section not given takes its defaults."""
+
+    def section(self, kind: type[S]) -> S:
+        """The section of class ``kind``: the one given, else ``kind()`` with its defaults."""
+        for found in self.sections:
+            if isinstance(found, kind):
+                return found
+        return kind()
 
     def __post_init__(self) -> None:
         low, high = self.bot_delay
@@ -152,22 +139,9 @@ class Settings:
         if self.table_sockets_per_address < 1:
             raise ValueError("table_sockets_per_address must be 1 or more; got "
                              f"{self.table_sockets_per_address}")
-        if self.daily_arena is not None:
-            try:
-                time.fromisoformat(self.daily_arena)
-            except ValueError:
-                raise ValueError(
-                    f"daily_arena must be an hour such as 20:00; got {self.daily_arena!r}"
-                ) from None
-        if not 1 <= self.daily_arena_minutes <= 24 * 60:
-            raise ValueError("daily_arena_minutes must be from 1 to 1440 (a day); got "
-                             f"{self.daily_arena_minutes}")
-        if Rules.preset(self.daily_arena_preset).players != 2:
-            raise ValueError(f"the daily arena's game is played by two: {self.daily_arena_preset!r}"
-                             " is not")
-        if not self.pool_wave > 0 or self.pool_bot_offer < 0:
-            raise ValueError("pool_wave must be more than 0 seconds and pool_bot_offer 0 or "
-                             f"more; got {self.pool_wave} and {self.pool_bot_offer}")
+        kinds = [type(found) for found in self.sections]
+        if len(set(kinds)) != len(kinds):
+            raise ValueError("sections must hold one value of each section's class")
         if self.newcomer_matches < 0:
             raise ValueError(f"newcomer_matches must be 0 or more; got {self.newcomer_matches}")
         if self.provisional_matches < 0:

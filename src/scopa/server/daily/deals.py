@@ -30,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -41,8 +41,9 @@ from ...game import Game
 from ...rules import Rules
 from ...view import Play
 from ..common.errors import LobbyError
+from ..common.services import Service
 from ..common.tokens import new_table_code
-from ..store.storage import Storage, now
+from ..store.storage import now
 from ..table import bots
 from ..table.finished import FinishedMatch
 from ..table.room import CardRoom
@@ -263,8 +264,5 @@ class DailyDeals:
                           "played again", day)
 
 
-async def daily_tables(storage: Storage, codes: Collection[str]) -> set[str]:
-    """Those of tables ``codes`` where a daily deal is played: the daily's public answer to
-    the room above it (the followers' feed lists none of them, docs/daily.md), handed to the
-    social feature by the composition root, since the features never import each other."""
-    return await daily_queries.daily_tables(storage, codes)
+DAILY: Service[DailyDeals] = Service("daily")
+"""The day's deals, as a dependency of the routes."""

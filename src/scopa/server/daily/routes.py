@@ -4,20 +4,20 @@ master's, and a past day's records with its seed (docs/protocol.md, docs/daily.m
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated, Any, Final, cast
+from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, Path, Request
 from pydantic import BaseModel, Field, StringConstraints
 
 from ..accounts import accounts
 from ..accounts.replays import frames
-from ..cluster.cluster import Cluster
 from ..common.errors import LobbyError
 from ..common.tokens import normalise_code, token_matches
+from ..feature import CLUSTER
 from ..lobby import Name, SeatGrant, TableView, Token, rate_limit
 from ..store import review_queries
 from . import queries as daily_queries
-from .deals import PLAYER_SEAT, RULES, DailyDeals
+from .deals import DAILY, PLAYER_SEAT, RULES, DailyDeals
 from .queries import Attempt
 
 STANDINGS: Final = 100
@@ -26,11 +26,10 @@ STANDINGS: Final = 100
 router = APIRouter(prefix="/api/daily", tags=["daily"], dependencies=[Depends(rate_limit)])
 
 
-def _daily(request: Request) -> DailyDeals:
-    return cast(DailyDeals, request.app.state.daily)
 
 
-Daily = Annotated[DailyDeals, Depends(_daily)]
+
+Daily = Annotated[DailyDeals, Depends(DAILY)]
 
 
 class Standing(BaseModel):
@@ -191,7 +190,7 @@ async def _resume(
             if seat.code == attempt.table_code and seat.seat == PLAYER_SEAT]
     if not held:  # another browser, or the attempt's own request has not noted its seat yet
         raise daily.second_attempt(attempt)
-    shown = await cast(Cluster, request.app.state.cluster).act(attempt.table_code, "show", {})
+    shown = await CLUSTER(request).act(attempt.table_code, "show", {})
     return SeatGrant(table=TableView.model_validate(shown["table"]), seat=PLAYER_SEAT,
                      token=held[0].token, socket=f"/ws/tables/{attempt.table_code}")
 

@@ -1,13 +1,13 @@
 """The pools at work in one process: people who wait here, the waves that pair them, and the
 tables made for them.
 
-Every process runs the same loop, every ``Settings.pool_wave`` seconds:
+Every process runs the same loop, every ``PoolSettings.wave`` seconds:
 
 1. **renew** the person keys of the people whose sockets it holds (:mod:`.store`), and put back
    in their pool, with their place, anyone whose key was lost: a party dropped because a
    friend left, people whose table lost someone as it was made, or people a process took and
    died before seating;
-2. offer the computer to people who have waited ``Settings.pool_bot_offer`` seconds;
+2. offer the computer to people who have waited ``PoolSettings.bot_offer`` seconds;
 3. run a **wave** of every pool (:mod:`.matching`), take each group found out of the pool in
    one atomic step, and seat the groups it took: a table made with everyone seated through the
    lobby's own machinery (:meth:`.table.room.CardRoom.create`, :meth:`.table.tables.Table.join`),
@@ -38,6 +38,7 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from ..accounts import accounts, ratings
 from ..common.errors import Param
 from ..common.ratelimit import limit_storage
+from ..common.services import Service
 from ..common.tokens import new_table_code
 from ..store import rating_queries
 from ..store.storage import Storage
@@ -45,6 +46,7 @@ from ..table.room import CardRoom
 from . import queries as pool_queries
 from .formats import FORMATS, POOLS, Format, level_for, pool_name
 from .matching import NEWCOMER, Blocked, Person, Waiting, couples, foursomes
+from .settings import PoolSettings
 from .store import MemoryPools, PoolStore, RedisPools
 
 log = logging.getLogger(__name__)
@@ -160,6 +162,7 @@ class Matchmaker:
         self.blocked_among = blocked_among
         """Who blocked whom among some accounts (never seated together)."""
         self.settings = room.settings
+        self.section = room.settings.section(PoolSettings)
         self.store: PoolStore = (
             RedisPools(self.settings.redis_url) if self.settings.redis_url else MemoryPools()
         )
@@ -178,7 +181,7 @@ class Matchmaker:
         :func:`.matching.couples`)."""
         self._loop: asyncio.Task[None] | None = None
         self._seating = asyncio.Semaphore(SEATING)
-        self._join_limits = parse_many(self.settings.pool_joins)
+        self._join_limits = parse_many(self.section.joins)
         self._joins: MovingWindowRateLimiter | None = None
         room.hub.on_told(self.told)
 
@@ -198,7 +201,7 @@ class Matchmaker:
 
     async def _now_and_then(self) -> None:
         while True:
-            await asyncio.sleep(self.settings.pool_wave)
+            await asyncio.sleep(self.section.wave)
             try:
                 await self.tick()
                 await self.wave()
@@ -259,7 +262,7 @@ class Matchmaker:
         self._show(held)
 
     async def _count_join(self, person: Person, address: str) -> None:
-        """Count a join against ``Settings.pool_joins``, per address and per person, as the
+        """Count a join against ``PoolSettings.joins``, per address and per person, as the
         lobby's writes are counted: each join may deal a table. Past it, refused."""
         assert self._joins is not None, "open() first"
         for limit in self._join_limits:
@@ -407,10 +410,10 @@ class Matchmaker:
                                     seating.code, seating.process)
                         await self.room.hub.lobby_changed()
                     await self._put_back(held, state)
-            if not held.offered and now - held.since >= self.settings.pool_bot_offer:
+            if not held.offered and now - held.since >= self.section.bot_offer:
                 held.offered = True
                 held.socket.push({"type": "offer", "level": level_for(held.rating),
-                                  "after": self.settings.pool_bot_offer})
+                                  "after": self.section.bot_offer})
 
     async def _put_back(self, held: Held, state: str | None) -> None:
         """Put a person back in their pool, alone, with the place they had."""
@@ -533,3 +536,7 @@ class Matchmaker:
             "seats": {person.key: seat for seat, person in enumerate(seats)},
             "tokens": tokens})
         await self.store.seated(people, seating.mark(), table.code)
+
+
+MATCHMAKER: Service[Matchmaker] = Service("pools")
+"""This process's part in the pools."""

@@ -7,7 +7,7 @@ bucket per connection); bad input gets an ``error`` with a code and a sentence a
 nothing; a flood, a page of another site, and a socket that does not join within
 ``Settings.hello_timeout`` are closed with 1008; a process's or one address's socket beyond the
 caps with 1013 (try again later). Joins are counted per address and per person
-(``Settings.pool_joins``, in the matchmaker). docs/protocol.md lists the messages and the
+(``PoolSettings.joins``, in the matchmaker). docs/protocol.md lists the messages and the
 codes.
 """
 

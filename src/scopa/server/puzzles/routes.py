@@ -24,7 +24,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from functools import cache
-from typing import Annotated, Any, Final, cast
+from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from pydantic import BaseModel, Field
@@ -35,9 +35,9 @@ from ...puzzles.sets import PRESETS, shipped
 from ..accounts.accounts import client_address, current_account, require_account
 from ..common.browser import browser_key
 from ..common.errors import LobbyError
+from ..feature import ROOM
 from ..lobby import rate_limit
 from ..store.storage import Storage, now
-from ..table.room import CardRoom
 from . import queries as puzzle_queries
 from .queries import PuzzleRating, PuzzleTry
 from .ratings import NEWCOMER, Strength, nearest, rated, rater
@@ -50,7 +50,7 @@ HISTORY: Final = 50
 
 
 def _storage(request: Request) -> Storage:
-    return cast(CardRoom, request.app.state.room).storage
+    return ROOM(request).storage
 
 
 @cache

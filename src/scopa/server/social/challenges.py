@@ -1,6 +1,6 @@
 """Challenges: a logged-in player asks another, by name, to play a match of two, with the game,
 target, deck look and rated or casual chosen; the other accepts or declines, or lets it expire
-(``challenge_seconds``, 60 by default).
+(``SocialSettings.challenge_seconds``, 60 by default).
 
 Every refusal is checked before anything is kept or told, and says why in one sentence
 (:class:`~..common.errors.LobbyError`): oneself, an unknown name, a block either way, a player
@@ -29,12 +29,14 @@ from ..accounts import accounts, ratings
 from ..accounts.accounts import Account, legacy_name_key, name_key
 from ..cluster.hub import RedisHub
 from ..common.errors import LobbyError
+from ..common.services import Service
 from ..store import rating_queries
 from ..store.storage import now
 from ..table.room import CardRoom, build_rules, check_look
 from . import queries as social_queries
 from .book import Book, Challenge, LocalBook, RedisBook
 from .feed import PeopleFeed, person_of
+from .settings import SocialSettings
 
 PLAYERS: Final = 2
 """A challenge is one person against another."""
@@ -55,7 +57,7 @@ class Challenges:
 
     @property
     def seconds(self) -> float:
-        return self.room.settings.challenge_seconds
+        return self.room.settings.section(SocialSettings).challenge_seconds
 
     async def find(self, typed: str) -> social_queries.Named:
         """The account a typed name finds, or a 404 that says so."""
@@ -227,3 +229,7 @@ class Challenges:
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
+
+
+CHALLENGES: Service[Challenges] = Service("challenges")
+"""The challenges this process holds, as a dependency of the routes."""

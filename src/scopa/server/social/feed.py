@@ -37,6 +37,7 @@ from ..accounts.accounts import current_account
 from ..cluster.hub import RedisHub
 from ..common.errors import LobbyError
 from ..common.protocol import encode
+from ..common.services import Service
 from ..socket_places import (
     POLICY_VIOLATION,
     TRY_AGAIN_LATER,
@@ -99,7 +100,6 @@ class PeopleFeed:
         self._tasks: set[asyncio.Task[None]] = set()
         room.hub.on_told(self.told)
         room.hub.on_lobby_change(self.lobby_changed)
-        room.match_ends.subscribe(self.match_ended)
 
     # -- what the room tells people --------------------------------------------------------
 
@@ -282,3 +282,7 @@ class PeopleFeed:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._lapses
         await self.presence.close()
+
+
+PEOPLE: Service[PeopleFeed] = Service("people")
+"""Who is online and who follows whom, as a dependency of the routes."""

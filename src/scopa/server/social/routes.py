@@ -11,9 +11,9 @@ sentence and changes nothing. What changes a person's list of friends is told to
 from __future__ import annotations
 
 import time
-from typing import Annotated, Final, Literal, cast
+from typing import Annotated, Final, Literal
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Depends, Path
 from pydantic import BaseModel, Field, StringConstraints
 
 from ..accounts.accounts import Me, rate_limit
@@ -21,8 +21,8 @@ from ..common.errors import LobbyError
 from ..lobby import SeatGrant, TableView
 from ..store.storage import now
 from . import queries as social_queries
-from .challenges import Challenges
-from .feed import FRIENDS_CHANGED, PeopleFeed, person_of
+from .challenges import CHALLENGES, Challenges
+from .feed import FRIENDS_CHANGED, PEOPLE, PeopleFeed, person_of
 
 MAX_FOLLOWS: Final = 500
 """Accounts one account may follow (its list is read whole on every change)."""
@@ -35,16 +35,8 @@ ChallengeId = Annotated[str, Path(max_length=32, description="the challenge's id
 router = APIRouter(prefix="/api", tags=["friends"], dependencies=[Depends(rate_limit)])
 
 
-def _people(request: Request) -> PeopleFeed:
-    return cast(PeopleFeed, request.app.state.people)
-
-
-def _challenges(request: Request) -> Challenges:
-    return cast(Challenges, request.app.state.challenges)
-
-
-People = Annotated[PeopleFeed, Depends(_people)]
-Desk = Annotated[Challenges, Depends(_challenges)]
+People = Annotated[PeopleFeed, Depends(PEOPLE)]
+Desk = Annotated[Challenges, Depends(CHALLENGES)]
 
 
 class Someone(BaseModel):

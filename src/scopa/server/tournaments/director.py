@@ -34,6 +34,7 @@ from typing import Any, Final
 
 from ...rules import Rules
 from ..accounts import accounts
+from ..common.services import Service
 from ..store import rating_queries
 from ..store.storage import now
 from ..table.finished import FinishedMatch
@@ -41,6 +42,7 @@ from ..table.room import CardRoom
 from . import queries as tournament_queries
 from .pairing import Entrant, arena_pairs, swiss_round
 from .queries import StoredGame, StoredTournament
+from .settings import TournamentSettings
 from .standings import Result, Standing, arena_standings, swiss_standings
 
 log = logging.getLogger(__name__)
@@ -118,7 +120,6 @@ class Tournaments:
         self._closing = False
         self.listeners: dict[str, set[Callable[[dict[str, Any]], None]]] = {}
         """Who on this process hears what is told to a key (the tournament pages' sockets)."""
-        room.match_ends.subscribe(self.match_ended)
         self.hub.on_told(self._heard)
 
     # -- the process's part ---------------------------------------------------------------
@@ -412,7 +413,7 @@ class Tournaments:
 
     async def _make_daily(self) -> None:
         """The settings' daily arena of today, and of tomorrow once today's has begun."""
-        settings = self.room.settings
+        settings = self.room.settings.section(TournamentSettings)
         if settings.daily_arena is None:
             return
         moment = self.clock()
@@ -431,3 +432,7 @@ class Tournaments:
             })
             if starts > moment:
                 break
+
+
+TOURNAMENTS: Service[Tournaments] = Service("tournaments")
+"""This process's part in the tournaments, as a dependency of the routes."""

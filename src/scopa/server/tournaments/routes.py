@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any, Final, Literal, cast
+from typing import Annotated, Any, Final, Literal
 
 from fastapi import APIRouter, Depends, Path, Request
 from pydantic import BaseModel, Field, StringConstraints
@@ -22,7 +22,7 @@ from ..common.text import shown_fault
 from ..lobby import rate_limit
 from ..table.room import build_rules
 from . import queries as tournament_queries
-from .director import Tournaments
+from .director import TOURNAMENTS, Tournaments
 from .queries import StoredTournament
 from .views import own_part, public_view, summary
 
@@ -42,11 +42,7 @@ router = APIRouter(prefix="/api/tournaments", tags=["tournaments"],
                    dependencies=[Depends(rate_limit)])
 
 
-def _tournaments(request: Request) -> Tournaments:
-    return cast(Tournaments, request.app.state.tournaments)
-
-
-Director = Annotated[Tournaments, Depends(_tournaments)]
+Director = Annotated[Tournaments, Depends(TOURNAMENTS)]
 
 
 class NewTournament(BaseModel):

@@ -1,0 +1,32 @@
+"""The social features as one part of the card room (:mod:`..feature`): the people feed
+(``/ws/me``: who is online, follows, the followers' news of a match), the challenges, their
+routes and their section of the settings. The feed is handed which tables are the daily deal's
+by the list of parts: social reads no other feature."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..feature import Built, Floors, Part
+
+if TYPE_CHECKING:
+    from .queries import Unlisted
+
+
+class Social(Part):
+    name = "social"
+
+    def __init__(self, unlisted: Unlisted) -> None:
+        self.unlisted = unlisted
+
+    def build(self, floors: Floors) -> Built:
+        from .challenges import CHALLENGES, Challenges
+        from .feed import PEOPLE, PeopleFeed
+        from .routes import router
+
+        people = PeopleFeed(floors.room, self.unlisted)
+        challenges = Challenges(floors.room, people)
+        return Built(routers=(router,), sockets={"/ws/me": people.serve},
+                     services={PEOPLE: people, CHALLENGES: challenges},
+                     match_ends=(people.match_ended,),
+                     closes=(challenges.close, people.close))

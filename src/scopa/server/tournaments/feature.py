@@ -1,0 +1,36 @@
+"""The tournaments as one part of the card room (:mod:`..feature`): their director, routes,
+page socket, the leases of the tournaments this process directs, and the daily arena's
+section of the settings."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..feature import Built, Floors, Part
+from . import settings
+
+
+class TournamentsPart(Part):
+    name = "tournaments"
+
+    def flags(self, parser: argparse.ArgumentParser) -> None:
+        settings.add_flags(parser)
+
+    def section(self, args: argparse.Namespace) -> settings.TournamentSettings:
+        return settings.from_flags(args)
+
+    def build(self, floors: Floors) -> Built:
+        from .director import TOURNAMENTS, Tournaments
+        from .feed import TournamentFeed
+        from .routes import router
+
+        director = Tournaments(floors.room)
+        return Built(
+            routers=(router,),
+            sockets={"/ws/tournaments/{tournament_id}": TournamentFeed(director).serve},
+            services={TOURNAMENTS: director},
+            match_ends=(director.match_ended,),
+            held=(director.held,),
+            opens=(director.open,),
+            closes=(director.close,),
+        )
