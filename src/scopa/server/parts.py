@@ -15,6 +15,7 @@ from .accounts.feature import Accounts
 from .daily.feature import Daily
 from .daily.tables import daily_tables
 from .feature import Built, Floors, Part
+from .offline.feature import Offline
 from .pools.feature import Pools
 from .puzzles.feature import Puzzles
 from .social.blocks import blocked_among
@@ -59,4 +60,5 @@ PARTS: tuple[Part, ...] = (
     TournamentsPart(),
     Social(unlisted=daily_tables),
     Pools(blocked_among=blocked_among),
+    Offline(),
 )

@@ -1,0 +1,98 @@
+"""The files of offline play, as ``manifest.json`` lists them: read once when the app is made,
+so that only what the manifest names is ever served (never another path of the folder) and a
+request costs a lookup.
+
+A file the manifest names but that is missing or of another size (a run of
+``scripts/pyodide.py`` that did not finish) makes the whole set count as not installed: a page
+must never start a runtime that is half there.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from ..common.services import Service
+
+log = logging.getLogger(__name__)
+
+MEDIA_TYPES: Final = {
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".wasm": "application/wasm",
+    ".zip": "application/zip",
+    ".whl": "application/zip",
+    ".json": "application/json",
+}
+"""What each file is, whatever the machine's MIME table says: a browser compiles WebAssembly
+as it streams only when it is served as ``application/wasm``."""
+NOT_INSTALLED: Final = "offline play is not installed on this server: run " \
+    "`python scripts/pyodide.py` in its environment, then start it again"
+
+
+@dataclass(frozen=True)
+class Entry:
+    path: Path
+    size: int
+    sha256: str
+
+
+class OfflineFiles:
+    """The set the manifest describes, or none (with the reason, for the log)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.pyodide: str | None = None
+        self.wheel: str | None = None
+        self.entries: dict[str, Entry] = {}
+        reason = self._read()
+        if reason is not None:
+            self.entries = {}
+            log.info("offline play is not installed (%s): %s", folder, reason)
+
+    @property
+    def installed(self) -> bool:
+        return bool(self.entries)
+
+    def _read(self) -> str | None:
+        try:
+            manifest: dict[str, Any] = json.loads((self.folder / "manifest.json").read_bytes())
+            self.pyodide = str(manifest["pyodide"])
+            self.wheel = str(manifest["wheel"])
+            listed: dict[str, dict[str, Any]] = manifest["files"]
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            return f"no readable manifest.json ({error})"
+        for name, facts in listed.items():
+            path = (self.folder / name).resolve()
+            if not path.is_relative_to(self.folder.resolve()) or path.suffix not in MEDIA_TYPES:
+                return f"the manifest names a file it may not: {name!r}"
+            try:
+                size = path.stat().st_size
+            except OSError:
+                return f"{name} is missing"
+            if size != int(facts["size"]):
+                return f"{name} is {size} bytes, not {facts['size']}"
+            self.entries[name] = Entry(path, size, str(facts["sha256"]))
+        if self.wheel not in self.entries:
+            return "the manifest does not list its wheel"
+        return None
+
+    def summary(self) -> dict[str, Any]:
+        """What a page needs before it downloads: the versions, each file's size and hash (to
+        check what it got), and the bytes in all (to show the download's progress)."""
+        return {
+            "installed": self.installed,
+            "detail": None if self.installed else NOT_INSTALLED,
+            "pyodide": self.pyodide if self.installed else None,
+            "wheel": self.wheel if self.installed else None,
+            "bytes": sum(entry.size for entry in self.entries.values()),
+            "files": {name: {"size": entry.size, "sha256": entry.sha256}
+                      for name, entry in sorted(self.entries.items())},
+        }
+
+
+OFFLINE_FILES: Service[OfflineFiles] = Service("offline_files")
+"""Offline play's files, as a dependency of the routes."""

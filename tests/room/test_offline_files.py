@@ -1,0 +1,101 @@
+"""Offline play's files (issue 37, item 1): the room serves the runtime and the wheel that
+``scripts/pyodide.py`` made, exactly the files its manifest lists, and without them works as
+before and says offline play is not installed.
+
+scripts/test.sh runs scripts/pyodide.py first, so the real runtime is in its folder here."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import httpx
+import pytest
+
+from scopa.server.offline.settings import OfflineSettings, default_folder
+
+from .server_support import anyio_backend, running_server, settings_for
+
+pytestmark = pytest.mark.anyio
+__all__ = ["anyio_backend"]
+
+
+def runtime() -> Path:
+    folder = default_folder()
+    if not (folder / "manifest.json").is_file():
+        pytest.fail(f"no offline runtime in {folder}: run `python scripts/pyodide.py` "
+                    "(scripts/test.sh does)")
+    return folder
+
+
+async def test_the_runtime_and_the_wheel_are_served_as_their_manifest_says(
+    tmp_path: Path,
+) -> None:
+    folder = runtime()
+    manifest = json.loads((folder / "manifest.json").read_bytes())
+    settings = settings_for(tmp_path, sections=(OfflineSettings(folder=folder),))
+    async with running_server(settings) as server, \
+            httpx.AsyncClient(base_url=server.url) as client:
+        state = (await client.get("/api/offline")).json()
+        assert state["installed"] and state["detail"] is None
+        assert (state["pyodide"], state["wheel"]) == (manifest["pyodide"], manifest["wheel"])
+        assert set(state["files"]) == set(manifest["files"])
+        assert state["bytes"] == sum(f["size"] for f in manifest["files"].values())
+        assert 5_000_000 < state["bytes"] < 20_000_000
+        for name in ("pyodide/pyodide.asm.wasm", "pyodide/pyodide.mjs", state["wheel"]):
+            answer = await client.get(f"/offline/{name}")
+            assert answer.status_code == 200, name
+            assert hashlib.sha256(answer.content).hexdigest() == state["files"][name]["sha256"]
+        wasm = await client.get("/offline/pyodide/pyodide.asm.wasm")
+        assert wasm.headers["content-type"] == "application/wasm"
+        module = await client.get("/offline/pyodide/pyodide.mjs")
+        assert module.headers["content-type"].startswith("text/javascript")
+        # Nothing but what the manifest lists: not the manifest, the tarball, nor a way out.
+        for name in ("manifest.json", f"pyodide-{manifest['pyodide']}.tgz",
+                     "pyodide/../manifest.json", "..%2F..%2Fetc%2Fpasswd", "x" * 200):
+            refused = await client.get(f"/offline/{name}")
+            assert refused.status_code in (404, 422), name
+            assert refused.json()["code"] in ("no_offline_file", "invalid_request"), name
+
+
+async def test_without_the_files_the_room_says_offline_play_is_not_installed(
+    tmp_path: Path,
+) -> None:
+    settings = settings_for(tmp_path, sections=(OfflineSettings(folder=tmp_path / "none"),))
+    async with running_server(settings) as server, \
+            httpx.AsyncClient(base_url=server.url) as client:
+        state = (await client.get("/api/offline")).json()
+        assert not state["installed"] and state["files"] == {} and state["bytes"] == 0
+        assert "offline play is not installed" in state["detail"]
+        answer = await client.get("/offline/pyodide/pyodide.mjs")
+        assert (answer.status_code, answer.json()["code"]) == (404, "offline_not_installed")
+        assert (await client.get("/api/tables")).status_code == 200  # the room works as before
+
+
+async def test_a_half_copied_runtime_counts_as_not_installed(tmp_path: Path) -> None:
+    """A file of the wrong size (a copy or a fetch that did not finish) is never served."""
+    source = runtime()
+    folder = tmp_path / "offline"
+    shutil.copytree(source, folder, ignore=shutil.ignore_patterns("*.tgz"))
+    wasm = folder / "pyodide" / "pyodide.asm.wasm"
+    wasm.write_bytes(wasm.read_bytes()[: 1 << 20])
+    settings = settings_for(tmp_path, sections=(OfflineSettings(folder=folder),))
+    async with running_server(settings) as server, \
+            httpx.AsyncClient(base_url=server.url) as client:
+        assert not (await client.get("/api/offline")).json()["installed"]
+        answer = await client.get("/offline/pyodide/pyodide.mjs")
+        assert (answer.status_code, answer.json()["code"]) == (404, "offline_not_installed")
+
+
+async def test_downloads_are_limited_per_address(tmp_path: Path) -> None:
+    settings = settings_for(tmp_path, sections=(OfflineSettings(folder=runtime()),))
+    async with running_server(settings) as server, \
+            httpx.AsyncClient(base_url=server.url) as client:
+        for _ in range(120):
+            assert (await client.get("/offline/pyodide/package.json")).status_code == 200
+        refused = await client.get("/offline/pyodide/package.json")
+        assert (refused.status_code, refused.json()["code"]) == (
+            429, "too_many_offline_downloads")
+        assert (await client.get("/api/offline")).status_code == 200  # the list still answers
