@@ -53,8 +53,8 @@ log = logging.getLogger(__name__)
 
 BlockedAmong = Callable[[Storage, Collection[int]], Awaitable[Blocked]]
 """The pairs of some accounts where one blocked the other: the social feature's answer
-(:func:`scopa.server.social.blocks.blocked_among`), handed in by the composition root, since
-the features never import each other."""
+(:func:`scopa.server.social.blocks.blocked_among`), handed in by the list of parts
+(``parts.py``), since the features never import each other."""
 
 NORMAL_CLOSURE: Final = 1000
 WAVE_MOST: Final = 256

@@ -262,7 +262,7 @@ async def set_playing_shown(storage: Storage, account_id: int, shown: str) -> No
 
 Unlisted = Callable[[Storage, Collection[str]], Awaitable[set[str]]]
 """Which of some tables are listed nowhere (the daily deal's: its public answer,
-:func:`scopa.server.daily.deals.daily_tables`, handed in by the composition root)."""
+:func:`scopa.server.daily.tables.daily_tables`, handed in by the list of parts, ``parts.py``)."""
 
 
 async def playing_at(
