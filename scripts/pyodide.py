@@ -61,7 +61,7 @@ declarations, the demo consoles) is left in the tarball."""
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "src" / "scopa"
-ENTRY_POINTS = ("scopa", "scopa.players")
+ENTRY_POINTS = ("scopa", "scopa.players", "scopa.local_table")
 """The wheel holds these packages and every scopa module they import, nothing else."""
 
 
