@@ -236,8 +236,10 @@ class PeopleFeed:
         self._accounts[person] = account.id
         self.places.take(address)
         try:
-            await socket.send_text(encode({"type": "me", "name": account.name}))
+            # Marked online before "me" says so: a page told it is in the room may be
+            # challenged at once, and the challenge asks the presence.
             await self._came(person, number, account.id)
+            await socket.send_text(encode({"type": "me", "name": account.name}))
             await self.send_friends(person)
             await read_until_closed(socket, "/ws/me takes no messages")
         except WebSocketDisconnect:
