@@ -11,7 +11,6 @@ import multiprocessing
 import os
 import random
 import sys
-import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -42,6 +41,7 @@ from .server_support import (
     settings_for,
     until,
 )
+from .worker_jobs import hold_until
 
 pytestmark = pytest.mark.anyio
 __all__ = ["anyio_backend"]
@@ -79,13 +79,6 @@ def _finished_record(seed: int) -> dict[str, Any]:
     while not game.is_over:
         game.play(players[game.to_move].choose(game.view(game.to_move)))
     return game.record()
-
-
-def hold_until(gate: threading.Event) -> None:
-    """Keeps a reviews' worker busy until ``gate`` is set (at most ``TIMEOUT``), so that a
-    review asked for meanwhile is still running when the test looks. ``gate`` is a manager's
-    event: the worker is another process."""
-    gate.wait(TIMEOUT)
 
 
 

@@ -31,21 +31,10 @@ from .server_support import (
     running_server,
     settings_for,
 )
+from .worker_jobs import die_once, worker_pid
 
 pytestmark = pytest.mark.anyio
 __all__ = ["anyio_backend"]
-
-
-def worker_pid() -> int:
-    return os.getpid()
-
-
-def die_once(marker: str) -> int:
-    """Kills its worker the first time (as ``kill -9`` would), answers the second."""
-    if not os.path.exists(marker):
-        Path(marker).touch()
-        os._exit(9)
-    return os.getpid()
 
 
 async def test_a_bot_moves_in_a_worker_process() -> None:
