@@ -148,7 +148,34 @@ def test_every_key_the_client_uses_is_in_english() -> None:
     used = set(re.findall(r"""\bt\("([\w.]+)"|data-i18n="([\w.]+)"|field\("([\w.]+)\"""",
                           client_sources()))  # fmt: skip
     keys = {key for match in used for key in match if key} | COUNTED_BY_TEMPLATE
-    assert sorted(keys - set(catalogue("en"))) == []
+    parts = {key for part in PARTS for key in part_catalogue(part, "en")}
+    assert sorted(keys - set(catalogue("en")) - parts) == []
+
+
+PARTS = ["offline"]
+"""The catalogues of parts loaded on demand (i18n/<part>/<language>.json, added to the
+language's by i18n.js's addWords): a first load does not carry their words."""
+
+
+def part_catalogue(part: str, language: str) -> dict[str, Message]:
+    data = json.loads((CATALOGUES / part / f"{language}.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+@pytest.mark.parametrize("part", PARTS)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_parts_catalogue_has_englishs_keys_and_placeholders(part: str, language: str) -> None:
+    """Offline play's words too: the same keys in the five languages, every placeholder kept,
+    no text empty, none of them a key of the main catalogue (one would hide the other), and
+    none counted (plural forms live in the main catalogues, which their test reads)."""
+    english, other = part_catalogue(part, "en"), part_catalogue(part, language)
+    assert sorted(other) == sorted(english)
+    assert not set(other) & set(catalogue(language))
+    for key, message in other.items():
+        assert isinstance(message, str) and message.strip(), f"{language}: {key}"
+        assert placeholders(message) == placeholders(english[key]), f"{language}: {key}"
+        assert "count" not in placeholders(message), f"{language}: {key}"
 
 
 class _Outline(HTMLParser):

@@ -190,7 +190,17 @@ CLIENT_DIRECTIVES: dict[str, str] = {
     "frame_ancestors": "'none'",
 }
 CLIENT_POLICY = policy(**CLIENT_DIRECTIVES)
-"""The Content-Security-Policy of every response but /docs."""
+"""The Content-Security-Policy of every response but /docs and offline play's worker."""
+
+WORKER_POLICY = policy(**{
+    **CLIENT_DIRECTIVES,
+    # Offline play's worker (web/js/offlineworker.js, issue 37) runs Pyodide: it compiles
+    # WebAssembly ('wasm-unsafe-eval') and imports Pyodide's modules from blob: URLs of the
+    # bytes it read from Cache Storage and checked against their sha256. A worker's policy is
+    # its own script's answer's, so only that worker gets them; the page never does.
+    "script_src": "'self' blob: 'wasm-unsafe-eval'",
+})
+"""The Content-Security-Policy of offline play's worker script alone."""
 
 PERMISSIONS_POLICY = ", ".join(
     f"{feature}=()"

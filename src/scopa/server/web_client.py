@@ -13,7 +13,8 @@ own URL. The unversioned paths (``/js/main.js``) still answer, revalidated by ET
 Files are gzipped once at startup (the standard library's ``gzip``, level 9) and sent so to a
 browser that accepts it; a file that would not shrink is sent as it is. The service worker
 (``sw.js``) is served from its versioned URL with ``Service-Worker-Allowed: /`` so that it may
-control the whole site.
+control the whole site. Offline play's worker (``js/offlineworker.js``) is sent with a policy of
+its own, the only one that lets WebAssembly compile (``http_guards.WORKER_POLICY``).
 """
 
 from __future__ import annotations
@@ -31,12 +32,16 @@ from starlette.exceptions import HTTPException
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
+from .http_guards import WORKER_POLICY
+
 IMMUTABLE: Final = "public, max-age=31536000, immutable"
 REVALIDATE: Final = "no-cache"
 LANGUAGES: Final = ("en", "it", "es", "sl", "tr")
 """The catalogues the page may preload; the first is the default, as in i18n.js."""
 PAGE: Final = "index.html"
 SERVICE_WORKER: Final = "sw.js"
+OFFLINE_WORKER: Final = "js/offlineworker.js"
+"""Offline play's Web Worker, sent with a policy of its own (http_guards.WORKER_POLICY)."""
 TYPES: Final = {
     ".js": "text/javascript; charset=utf-8",
     ".css": "text/css; charset=utf-8",
@@ -189,6 +194,8 @@ class WebClient:
             raise HTTPException(404)
         if name == SERVICE_WORKER:
             extra["Service-Worker-Allowed"] = "/"
+        if name == OFFLINE_WORKER:
+            extra["Content-Security-Policy"] = WORKER_POLICY
         response = self._response(file, headers, {"Cache-Control": cache, **extra})
         await response(scope, receive, send)
 

@@ -10,6 +10,12 @@
 //   and kept;
 // - a replay (GET /api/replays/ID): the network first, the last KEPT_REPLAYS kept for later;
 // - everything else (the lobby's API, the tables' sockets): the network, untouched.
+//
+// Offline play's runtime (Pyodide and the wheel, /offline/...) is never precached nor kept
+// here: js/offlineruntime.js downloads it into a bucket of its own ("offline-runtime:...")
+// when the person asks, and this worker never opens nor deletes that bucket. Only once such a
+// bucket exists does a new release's shell also keep offline play's own modules (OFFLINE_SHELL,
+// a few kilobytes), so the match still starts with no network after an update.
 
 const PREFIX = new URL("./", self.location.href).pathname;
 const SHELL = `shell:${PREFIX}`;
@@ -18,6 +24,9 @@ const KEPT_REPLAYS = 12;
 const PAGE = "/";
 const LANGUAGES = ["en", "it", "es", "sl", "tr"];
 const REPLAY = /^\/api\/replays\/\d+$/;
+const OFFLINE_BUCKET = "offline-runtime:";
+const OFFLINE_SHELL = ["js/offlineplay.js", "js/offlineruntime.js", "js/offlineworker.js",
+  "js/offlinehash.js", "js/offlinestore.js", ...LANGUAGES.map((l) => `i18n/offline/${l}.json`)];
 
 // The page, and every versioned file it names (its styles, modules, icon and manifest), and
 // every language's catalogue and rules: a language chosen offline still has its words.
@@ -29,7 +38,9 @@ async function keepShell() {
     .filter((url) => url.startsWith(PREFIX));
   const words = LANGUAGES.flatMap((language) =>
     [`${PREFIX}i18n/${language}.json`, `${PREFIX}rules/${language}.html`]);
-  await cache.addAll([...new Set([...named, ...words])]);
+  const asked = (await caches.keys()).some((name) => name.startsWith(OFFLINE_BUCKET));
+  const offline = asked ? OFFLINE_SHELL.map((name) => `${PREFIX}${name}`) : [];
+  await cache.addAll([...new Set([...named, ...words, ...offline])]);
   await cache.put(PAGE, page);
 }
 

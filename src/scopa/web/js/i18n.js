@@ -32,6 +32,9 @@ export async function setLanguage(code, remember = false) {
   refusalsAsked = null;
 }
 
+// Words of a part loaded on demand (js/offlineplay.js's), added to the language's.
+export const addWords = (words) => Object.assign(messages, words);
+
 // The message `key` with its {placeholders} filled from `params`; `fallback` when the
 // catalogue lacks it (a text the server sent, for a key it knows and the client does not).
 // Plural forms are chosen by `params.count`; "other" serves a category a catalogue leaves out

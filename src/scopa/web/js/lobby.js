@@ -223,7 +223,10 @@ export function showLobby(main) {
         quickChoicesPanel(),
         h("div", { class: "actions quick-play" },
           h("button", { type: "button", class: "primary", id: "play-now", onclick: playNow },
-            t("lobby.play_now")))));
+            t("lobby.play_now")),
+          // The computer with no network (js/offlineplay.js, issue 37).
+          h("a", { href: "#/offline", class: "button", id: "offline-link" },
+            t("nav.offline")))));
   }
 
   function render() {

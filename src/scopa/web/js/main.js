@@ -4,7 +4,7 @@
 // finished match's replay) and "#/puzzles" (puzzlelink.js, which loads puzzles.js;
 // replaylink.js loads replay.js alike),
 // "#/daily" (dailylink.js, which loads daily.js), "#/tournaments/ID" (tournamentlink.js, which
-// loads tournaments.js).
+// loads tournaments.js), "#/offline" (offlineplay.js).
 
 import { showAccount, showAccountLink, whoAmI } from "./account.js";
 import { LOOKS } from "./api.js";
@@ -13,6 +13,7 @@ import { LANGUAGES, pickLanguage, setLanguage, t, translatePage } from "./i18n.j
 import { showLobby } from "./lobby.js";
 import { keepMe } from "./me.js";
 import { keepOffline, showOffline } from "./offline.js";
+import { onDemand, standIn } from "./ondemand.js";
 import { BACKS, chooseBack, chooseLook, chosenBack, chosenLook } from "./prefs.js";
 import { showPuzzles } from "./puzzlelink.js";
 import { showLeaderboard, showProfile } from "./ratingslink.js";
@@ -22,6 +23,13 @@ import { showTable } from "./table.js";
 import { showTournament } from "./tournamentlink.js";
 
 let screen = null;
+const offlinePlay = onDemand("offlineplay.js");
+
+// Matches played offline, uploaded once online and logged in (js/offlinestore.js).
+async function uploadOffline() {
+  const account = localStorage.getItem("scopa.offline.waiting") && await whoAmI(true);
+  if (account) (await import("./offlinestore.js")).uploadMatches(account);
+}
 
 function fillHeader() {
   const languages = document.getElementById("language");
@@ -47,6 +55,9 @@ function route() {
   else if (location.hash === "#/rules") screen = showRules(main);
   else if (location.hash === "#/account") screen = showAccount(main);
   else if (location.hash === "#/daily") screen = showDaily(main);
+  else if (location.hash === "#/offline") {
+    screen = standIn(main, "", offlinePlay, (module) => module.showOfflinePlay(main));
+  }
   else if (location.hash.match(/^#\/tournaments\/(\d+|new)$/)) {
     screen = showTournament(main, location.hash);
   }
@@ -108,6 +119,8 @@ async function start() {
   // typed into it, and the name typed was lost (CI's registration test, under load).
   route();
   window.addEventListener("hashchange", route);
+  uploadOffline();
+  window.addEventListener("online", uploadOffline);
   document.getElementById("main").setAttribute("aria-busy", "false");
 }
 

@@ -2,7 +2,7 @@
 // Every server message re-renders the screen from the latest table and view. In three parts,
 // as lila's ui/round is: js/tablestate.js keeps what the server said, js/tableactions.js is
 // what the person does, js/tableview.js draws the screen from the state; this joins them to
-// the table's socket (js/socket.js).
+// the table's socket (js/socket.js), or to `connect`'s, offline play's (js/offlineplay.js).
 
 import { whoAmI } from "./account.js";
 import { openSocket } from "./socket.js";
@@ -10,12 +10,13 @@ import { tableActions } from "./tableactions.js";
 import { newTable, receive } from "./tablestate.js";
 import { tableView } from "./tableview.js";
 
-export function showTable(main, code) {
+export function showTable(main, code, connect = null) {
   const page = newTable(main, code);
+  page.local = Boolean(connect);
   const { s } = page;
   // The hello says the seat's token and the last version seen, each time the socket is open,
   // so a connection that comes back is sent the plays it missed.
-  page.socket = openSocket(`/ws/tables/${code}`, {
+  page.socket = (connect ?? ((handlers) => openSocket(`/ws/tables/${code}`, handlers)))({
     first: () => ({ type: "hello", token: s.token, match: s.match, version: s.version,
       continues: true }),
     onMessage: (message) => {

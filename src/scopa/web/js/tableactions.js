@@ -105,7 +105,9 @@ export function tableActions(page) {
   }
 
   const start = () => seatAction("start", { token: s.token });
-  const rematch = () => seatAction("rematch", { token: s.token });
+  // Offline, the page's own table deals it.
+  const rematch = () => (page.local ? send({ type: "rematch" })
+    : seatAction("rematch", { token: s.token }));
 
   async function leave() {
     if (await seatAction("leave", { token: s.token })) {

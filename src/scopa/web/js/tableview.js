@@ -148,7 +148,8 @@ export function tableView(page, actions) {
       h("button", { type: "button", id: "leave-cancel", onclick: () => actions.toggleMenu(true) },
         t("table.stay")),
     ] : [
-      playing ? h("button", { type: "button", id: "leave", onclick: actions.askLeave },
+      playing && !page.local ? h("button", { type: "button", id: "leave",
+        onclick: actions.askLeave },
         t("table.leave")) : null,
       playing ? h("button", { type: "button", id: "resign", onclick: actions.askResign },
         t("table.resign")) : null,
@@ -498,7 +499,7 @@ export function tableView(page, actions) {
         id: "turn", "aria-live": "polite" }, turnText()),
       h("p", { class: "stock" }, t("table.stock", { count: v.stock_size,
         round: v.round_number + 1 })),
-      chatButton(),
+      page.local ? null : chatButton(),
       soundButton(() => render()));
   }
   // What stays on the table once the match is over and its dialog closed: the winner, the
@@ -520,7 +521,8 @@ export function tableView(page, actions) {
         onclick: actions.rematch }, t("breakdown.rematch"))
         : null,
       // The finished match's replay, where the master's review is asked for too.
-      s.match !== null ? h("a", { href: `#/m/${s.match}`, class: "button replay-link" },
+      s.match !== null && !page.local ? h("a", { href: `#/m/${s.match}`,
+        class: "button replay-link" },
         t("breakdown.replay")) : null,
       h("a", { href: "#/", class: "button lobby-link" }, t("nav.lobby")),
     ];
