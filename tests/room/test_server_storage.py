@@ -19,7 +19,8 @@ from alembic.migration import MigrationContext
 
 from scopa.server.client import Lobby
 from scopa.server.store.schema import metadata
-from scopa.server.store.storage import StaleOwnerError, Storage, StoredSeat, async_url, now
+from scopa.server.store.storage import Storage, StoredSeat, async_url, now
+from scopa.server.store.writer import StaleOwnerError
 
 from .server_support import (
     anyio_backend,

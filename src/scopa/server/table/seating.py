@@ -25,7 +25,8 @@ from ..common.settings import Settings
 from ..common.tokens import hash_token, new_seat_token, token_matches
 from ..store import rating_queries
 from ..store.deletion_queries import DELETED_NAME
-from ..store.storage import StaleOwnerError, Storage, StoredSeat
+from ..store.storage import Storage, StoredSeat
+from ..store.writer import StaleOwnerError
 from . import bots
 from .listeners import Broadcast
 from .turns import Turns

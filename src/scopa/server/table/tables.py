@@ -31,7 +31,8 @@ from ..common.protocol import ProtocolError
 from ..common.settings import Settings
 from ..common.tokens import new_seed, token_matches
 from ..store import assist_queries, rating_queries
-from ..store.storage import StaleOwnerError, Storage, StoredSeat, now
+from ..store.storage import Storage, StoredSeat, now
+from ..store.writer import StaleOwnerError
 from . import bots
 from .chat import TableChat
 from .finished import Announcer, FinishedMatch, MatchEnds

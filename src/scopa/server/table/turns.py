@@ -22,7 +22,8 @@ from ...view import Play
 from ..common.protocol import ProtocolError
 from ..common.settings import Settings
 from ..common.tokens import token_matches
-from ..store.storage import StaleOwnerError, Storage, StoredSeat
+from ..store.storage import Storage, StoredSeat
+from ..store.writer import StaleOwnerError
 from . import bots
 from .listeners import Broadcast
 
