@@ -553,3 +553,35 @@ engine_agreement = sa.Table(
 the ``cost`` of the rest summed, its shown ``rating`` before the match, and the positions as
 ``evidence`` (move numbers, matched or not). Claimed by the process ``owner`` at ``claimed_at``;
 judged once ``judged_at`` is set."""
+
+
+# Offline play's matches, uploaded (issue 37, item 4).
+
+offline_matches = sa.Table(
+    "offline_matches",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("client_id", sa.String(36), nullable=False),
+    sa.Column("record_hash", sa.String(64), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("opponents", sa.JSON, nullable=False),
+    sa.Column("look", sa.String(16), nullable=False),
+    sa.Column("rules", sa.JSON, nullable=False),
+    sa.Column("record", sa.JSON, nullable=False),
+    sa.Column("result", sa.String(8), nullable=False),
+    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("uploaded_at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("account_id", "client_id", name="uq_offline_matches_client_id"),
+    sa.UniqueConstraint("account_id", "record_hash", name="uq_offline_matches_record"),
+    sa.Index("ix_offline_matches_account", "account_id", "finished_at"),
+)
+"""A match an account played offline against the computer, in its browser, and uploaded
+(:mod:`scopa.server.offline.uploads`): its ``seat``, the bots' levels in the other seats in
+seat order (``opponents``), the deck's look, and its record as the core gives it back after
+playing it again (``record_hash`` is that record's SHA-256). ``finished_at`` is when the
+browser says it ended (never after the upload). Never rated: a table of its own, which no
+rating, leaderboard, puzzle, fair-play count or daily deal reads, so none can count it by
+mistake; the profile lists it among the account's matches. Each account uploads a match once,
+by the browser's id for it (``client_id``) and by its record, both unique per account. The
+rows go with the account's deletion: no one else played in them."""
