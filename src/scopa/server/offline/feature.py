@@ -1,5 +1,6 @@
-"""Offline play's files as one part of the card room (:mod:`..feature`): the runtime and the
-wheel ``scripts/pyodide.py`` makes, read once, served under ``/offline/``."""
+"""Offline play as one part of the card room (:mod:`..feature`): the runtime and the wheel
+``scripts/pyodide.py`` makes, read once, served under ``/offline/``, and the matches played
+offline that come home to an account's history (``/api/offline/matches``)."""
 
 from __future__ import annotations
 
@@ -23,8 +24,10 @@ class Offline(Part):
 
         from ..common.ratelimit import limit_storage
         from .files import OFFLINE_FILES, OfflineFiles
-        from .routes import DOWNLOADS, router
+        from .routes import DOWNLOADS, UPLOADS, router
 
         files = OfflineFiles(floors.settings.section(settings.OfflineSettings).folder)
         downloads = MovingWindowRateLimiter(limit_storage(floors.settings.redis_url))
-        return Built(routers=(router,), services={OFFLINE_FILES: files, DOWNLOADS: downloads})
+        uploads = MovingWindowRateLimiter(limit_storage(floors.settings.redis_url))
+        return Built(routers=(router,), services={OFFLINE_FILES: files, DOWNLOADS: downloads,
+                                                  UPLOADS: uploads})

@@ -1,24 +1,36 @@
 """``/api/offline`` says whether offline play is installed and what it downloads;
 ``/offline/{name}`` serves each file the manifest names, and nothing else.
+``/api/offline/matches`` takes a match played offline home to the account's history
+(:mod:`.uploads` checks it), and ``/api/offline/matches/{id}`` replays one.
 
 A runtime is megabytes a request: the downloads are limited per client address
-(:data:`DOWNLOADS_PER_ADDRESS`), beside the lobby's limits on every read.
+(:data:`DOWNLOADS_PER_ADDRESS`), beside the lobby's limits on every read. Uploads are limited
+per account (:data:`.uploads.UPLOADS_PER_ACCOUNT`) and in size
+(:data:`.uploads.MAX_UPLOAD_BYTES`), read before any byte is parsed.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Final
+import math
+import time
+from datetime import UTC
+from typing import Annotated, Any, Final
+from uuid import UUID
 
 from fastapi import APIRouter, Depends, Path, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse
 from limits import parse_many
 from limits.aio.strategies import MovingWindowRateLimiter
-from pydantic import BaseModel, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
 
-from ..accounts.accounts import client_address
+from ..accounts.accounts import Me, client_address, clock
+from ..accounts.replays import frames
 from ..common.errors import LobbyError
 from ..common.services import Service
-from ..lobby import rate_limit
+from ..feature import ROOM
+from ..lobby import MAX_SEATS, Word, rate_limit
+from . import queries, uploads
 from .files import MEDIA_TYPES, NOT_INSTALLED, OFFLINE_FILES, OfflineFiles
 
 DOWNLOADS_PER_ADDRESS: Final = "120/hour"
@@ -73,3 +85,119 @@ async def offline_file(
                              params={"most": str(limit)})
     return FileResponse(entry.path, media_type=MEDIA_TYPES[entry.path.suffix],
                         headers={"Cache-Control": "no-cache"})
+
+
+UPLOADS: Service[MovingWindowRateLimiter] = Service("offline_uploads")
+"""The uploads' limiter, counting in the room's Redis when it has one."""
+Uploads = Annotated[MovingWindowRateLimiter, Depends(UPLOADS)]
+
+
+class OfflineUpload(BaseModel):
+    """A match played offline, as the browser kept it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: UUID = Field(description="the browser's id for the match, made when it was dealt")
+    seat: int = Field(ge=0, lt=MAX_SEATS, description="the person's seat")
+    opponents: list[Word] = Field(
+        max_length=MAX_SEATS,
+        description="the bot level (as /api/levels names them) of each other seat, in order")
+    look: Word = Field("french", description="the deck's look it was played with")
+    record: dict[str, Any] = Field(description="the finished match's record (Game.record())")
+    finished_at: AwareDatetime = Field(
+        description="when it ended, ISO 8601 with its offset (a time after the upload is "
+        "taken as the upload's)")
+
+
+class Uploaded(BaseModel):
+    match: int = Field(description="its id among offline matches: /api/offline/matches/{id}")
+    result: str = Field(description="win or loss, for the person")
+    rated: bool = Field(description="always false: offline matches are never rated")
+
+
+async def _limit_uploads(uploads_limiter: MovingWindowRateLimiter, account_id: int) -> None:
+    """Refuse (429, with ``Retry-After``) an upload past the account's limit."""
+    for limit in parse_many(uploads.UPLOADS_PER_ACCOUNT):
+        if not await uploads_limiter.hit(limit, "offline-upload", str(account_id)):
+            stats = await uploads_limiter.get_window_stats(
+                limit, "offline-upload", str(account_id))
+            wait = max(1, math.ceil(stats.reset_time - time.time()))
+            raise LobbyError(429, f"too many matches uploaded (at most {limit}): the others "
+                             f"wait, try again in {wait} seconds",
+                             headers={"Retry-After": str(wait)},
+                             code="too_many_offline_uploads",
+                             params={"most": str(limit), "seconds": wait})
+
+
+async def _read_body(request: Request) -> bytes:
+    """The upload's bytes, refused (413) past :data:`.uploads.MAX_UPLOAD_BYTES` before any is
+    parsed: by its declared length, or as it streams in."""
+    most = uploads.MAX_UPLOAD_BYTES
+    too_large = LobbyError(413, f"the match is too large to upload: at most {most // 1024} KiB "
+                           f"({most} bytes)", code="offline_record_too_large",
+                           params={"bytes": most})
+    declared = request.headers.get("content-length", "")
+    if declared.strip().isdigit() and int(declared) > most:
+        raise too_large
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > most:
+            raise too_large
+    return bytes(body)
+
+
+def _parsed(body: bytes) -> OfflineUpload:
+    """The upload read as :class:`OfflineUpload`; refused as any route refuses a body that does
+    not fit (422, ``invalid_request``)."""
+    try:
+        return OfflineUpload.model_validate_json(body)
+    except ValidationError as error:
+        raise RequestValidationError([
+            {**problem, "loc": ("body", *problem["loc"])}
+            for problem in error.errors(include_url=False, include_context=False)
+        ]) from None
+
+
+@router.post("/api/offline/matches", status_code=201, response_model=Uploaded, openapi_extra={
+    "requestBody": {"required": True, "content": {
+        "application/json": {"schema": OfflineUpload.model_json_schema()}}}})
+async def upload_match(request: Request, account: Me, uploads_limiter: Uploads) -> Uploaded:
+    """Take a match played offline into your history, unrated. The record is played again by
+    the core: an illegal or unfinished one, rules the lobby does not deal, seats that do not
+    fit, an unknown bot level, a body over 32 KiB and a match already uploaded (by its id or
+    its record) are refused, and nothing is stored."""
+    await _limit_uploads(uploads_limiter, account.id)
+    upload = _parsed(await _read_body(request))
+    checked = uploads.check(upload.record, upload.seat, upload.opponents, upload.look)
+    moment = clock(request)
+    stored = await queries.store(ROOM(request).storage, queries.Upload(
+        account_id=account.id, client_id=str(upload.id), record_hash=checked.hash,
+        seat=upload.seat, opponents=list(upload.opponents), look=upload.look,
+        record=checked.record, result=checked.result,
+        # In UTC, as every moment is stored (SQLite keeps no offset).
+        finished_at=min(upload.finished_at, moment).astimezone(UTC), uploaded_at=moment,
+    ))
+    if isinstance(stored, queries.Taken) and stored.same_record:
+        raise LobbyError(409, f"this match is in your history already (offline match "
+                         f"{stored.id}): it was not stored again",
+                         code="offline_match_uploaded", params={"match": stored.id})
+    if isinstance(stored, queries.Taken):
+        raise LobbyError(409, "another match was uploaded with this id: nothing was stored",
+                         code="offline_id_taken", params={"match": stored.id})
+    return Uploaded(match=stored, result=checked.result, rated=False)
+
+
+@router.get("/api/offline/matches/{match_id}")
+async def offline_replay(
+    match_id: Annotated[int, Path(ge=1, le=2**31 - 1)], request: Request
+) -> dict[str, Any]:
+    """A match played offline, frame by frame as ``/api/replays/{id}`` gives a room's match
+    (every hand shown: it is over), with ``offline`` true and no chat; 404 unknown."""
+    found = await queries.one(ROOM(request).storage, match_id)
+    if found is None:
+        raise LobbyError(404, f"there is no offline match {match_id}",
+                         code="no_offline_match", params={"match": match_id})
+    return {"match": match_id, "offline": True,
+            "players": uploads.players(found.seat, found.opponents, found.name),
+            "look": found.look, **frames(found.record), "chat": []}
