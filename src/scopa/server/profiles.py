@@ -1,5 +1,7 @@
 """Leaderboards and profiles over HTTP: the top of each pool and your rank, a player's ratings
-with their history, their record and their recent matches with links to the replays.
+with their history, their record and their recent matches with links to the replays, among
+them the matches played offline against the computer and uploaded (never rated: they count in
+no rating, leaderboard or record of wins and losses, and are marked ``offline``).
 
 Everything here is public (as on any card room's site) except nothing: sessions, passwords and
 seat tokens live elsewhere. Unknown pools and names are 404s with a sentence.
@@ -18,6 +20,7 @@ from .accounts.accounts import clean_name, current_account, legacy_name_key, nam
 from .accounts.ratings import display
 from .common.errors import LobbyError
 from .feature import ROOM
+from .offline import history as offline_history
 from .puzzles import ratings as puzzle_ratings
 from .store import rating_queries
 from .store.rating_queries import NamedRating, RecordedMatch
@@ -113,6 +116,9 @@ class PlayedMatch(BaseModel):
     players: list[Seat]
     replay: str = Field(description="the replay's page in the web client, to share")
     change: int | None = Field(description="the rating's change, for a rated match")
+    offline: bool = Field(False, description="played offline against the computer and "
+                          "uploaded: never rated; ``match`` is its id among offline matches "
+                          "(/api/offline/matches/{id})")
 
 
 class PuzzleRating(BaseModel):
@@ -182,6 +188,11 @@ async def profile(name: Annotated[str, Path(max_length=64)], request: Request) -
                          code="no_player", params={"name": clean_name(name)})
     history, counts = account.history, account.results
     changes = {row.match_id: row.display_after - row.display_before for row in history}
+    offline = await offline_history.recent(_storage(request), account.account_id, RECENT)
+    recent = sorted(
+        [(row.at, _played(row, changes.get(row.match_id))) for row in account.recent]
+        + [(row.at, _played(row, None, offline=True)) for row in offline],
+        key=lambda pair: pair[0], reverse=True)[:RECENT]
     return Profile(
         id=account.account_id,
         name=account.name,
@@ -203,7 +214,7 @@ async def profile(name: Annotated[str, Path(max_length=64)], request: Request) -
             )
             for row in account.ratings
         ],
-        recent=[_played(row, changes.get(row.match_id)) for row in account.recent],
+        recent=[played for _, played in recent],
         puzzles=[
             PuzzleRating(preset=row.preset, rating=display(row.mu, row.sigma), tries=row.tries,
                          solved=row.solved)
@@ -212,7 +223,8 @@ async def profile(name: Annotated[str, Path(max_length=64)], request: Request) -
     )
 
 
-def _played(row: RecordedMatch, change: int | None) -> PlayedMatch:
+def _played(row: RecordedMatch, change: int | None, offline: bool = False) -> PlayedMatch:
+    """One line of the recent matches; an ``offline`` one's replay is offline play's own."""
     sides = _sides(row.rules)
     return PlayedMatch(
         match=row.match_id, at=_iso(row.at), pool=row.pool, rated=row.rated, result=row.result,
@@ -223,8 +235,9 @@ def _played(row: RecordedMatch, change: int | None) -> PlayedMatch:
                  deleted=player.get("deleted", False))
             for player in row.players
         ],
-        replay=f"/#/m/{row.match_id}",
+        replay=f"/#/offline/{row.match_id}" if offline else f"/#/m/{row.match_id}",
         change=change,
+        offline=offline,
     )
 
 

@@ -18,8 +18,8 @@ written here is what a table loaded later finds. In the players of every match i
 tournament not finished (so no director pairs a player who cannot sit down, issue 34, item 1);
 the names on the chat messages it wrote, its tournament entries, its daily deal attempts and
 its lines on finished tournaments' podiums are blanked; its follows, blocks (both ways),
-challenge setting and puzzle tries go. The ratings its matches gave others stay as they are,
-and so do its own, shown as a deleted player's.
+challenge setting, puzzle tries and uploaded offline matches go. The ratings its matches gave
+others stay as they are, and so do its own, shown as a deleted player's.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from .schema import (
     daily_attempts,
     follows,
     matches,
+    offline_matches,
     puzzle_ratings,
     puzzle_tries,
     seat_accounts,
@@ -64,11 +65,13 @@ GONE: tuple[tuple[sa.Table, str], ...] = (
     (puzzle_tries, "account_id"),
     (puzzle_ratings, "account_id"),
     (sightings, "account_id"),
+    (offline_matches, "account_id"),
 )
 """Rows deleted with the account: a table and the column that names it (one line a table).
 Its puzzle rating goes with its tries: puzzles are rated apart, so no one else's depends on it.
 Where it was seen from (its sightings) goes too: a moderator's list of links needs only the
-living."""
+living. So do the matches it played offline and uploaded: only bots played them with it, no
+one else's history shows them, and they rated nobody."""
 
 UNNAMED: tuple[tuple[sa.Table, str, str], ...] = (
     (tournament_players, "account_id", "name"),

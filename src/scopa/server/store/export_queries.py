@@ -32,6 +32,7 @@ from .schema import (
     daily_attempts,
     follows,
     matches,
+    offline_matches,
     puzzle_ratings,
     puzzle_tries,
     rating_history,
@@ -170,6 +171,8 @@ SECTIONS: tuple[Section, ...] = (
     Section("puzzle_tries", rows_of(puzzle_tries, "account_id", order="at")),
     Section("tournament_entries", rows_of(tournament_players, "account_id")),
     Section("daily_attempts", rows_of(daily_attempts, "account_id", order="day")),
+    # The matches it played offline and uploaded, with their whole records.
+    Section("offline_matches", rows_of(offline_matches, "account_id", order="id")),
     # Where it was seen from: the keyed hashes only, as the room keeps them (docs/accounts.md).
     Section("sightings", rows_of(sightings, "account_id", order="first_at")),
     Section("fair_play_marks", rows_of(account_marks, "account_id")),
