@@ -7,8 +7,10 @@ its deletion takes them away."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -159,6 +161,16 @@ async def test_every_bad_upload_is_refused_with_its_code_and_changes_nothing(
                 (what, answer.text)
             assert answer.json()["detail"], what
         assert "not valid JSON" in cases[10][1].json()["detail"]
+
+        async def streamed() -> AsyncIterator[bytes]:  # chunked: no length declared
+            body = json.dumps(upload(finished(14))).encode()
+            yield body[:-1] + b" " * uploads.MAX_UPLOAD_BYTES
+            yield body[-1:]
+
+        chunked = await bruno.http.post("/api/offline/matches", content=streamed(),
+                                        headers={"content-type": "application/json"})
+        assert (chunked.status_code, chunked.json()["code"]) == (
+            413, "offline_record_too_large")
         assert await rows(server) == before
         assert (await bruno.http.get("/api/offline/matches/999")).json()["code"] == \
             "no_offline_match"
@@ -189,6 +201,11 @@ async def test_a_second_account_keeps_the_same_deal_as_its_own_and_deletion_take
         for lobby in (elena, fabio):
             answer = await lobby.http.post("/api/offline/matches", json=upload(record))
             assert answer.status_code == 201, answer.text
+        # Two copies of one upload sent at once: one is stored, the other is told so.
+        twice = upload(finished(22))
+        answers = await asyncio.gather(*(elena.http.post("/api/offline/matches", json=twice)
+                                         for _ in range(2)))
+        assert sorted(answer.status_code for answer in answers) == [201, 409]
         assert [line["offline"] for line in
                 (await fabio.http.get("/api/profiles/Fabio")).json()["recent"]] == [True]
         gone = await elena.http.request("DELETE", "/api/account", json={"password": PASSWORD})
