@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import time
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Annotated, Any, Final
 from uuid import UUID
 
@@ -87,6 +87,8 @@ async def offline_file(
                         headers={"Cache-Control": "no-cache"})
 
 
+OFFLINE_SINCE: Final = datetime(2026, 12, 1, tzinfo=UTC)
+"""Before offline play was: no match played offline ended earlier."""
 UPLOADS: Service[MovingWindowRateLimiter] = Service("offline_uploads")
 """The uploads' limiter, counting in the room's Redis when it has one."""
 Uploads = Annotated[MovingWindowRateLimiter, Depends(UPLOADS)]
@@ -105,8 +107,8 @@ class OfflineUpload(BaseModel):
     look: Word = Field("french", description="the deck's look it was played with")
     record: dict[str, Any] = Field(description="the finished match's record (Game.record())")
     finished_at: AwareDatetime = Field(
-        description="when it ended, ISO 8601 with its offset (a time after the upload is "
-        "taken as the upload's)")
+        description="when it ended, ISO 8601 with its offset (a time after the upload, or "
+        "before offline play was, is taken as the upload's)")
 
 
 class Uploaded(BaseModel):
@@ -159,6 +161,21 @@ def _parsed(body: bytes) -> OfflineUpload:
         ]) from None
 
 
+def _finished_at(claimed: datetime, moment: datetime) -> datetime:
+    """When the browser says the match ended, in UTC as every moment is stored (SQLite keeps no
+    offset); a time after the upload, or before offline play was (a phone's clock that is
+    wrong), is taken as the upload's: it only orders the history.
+
+    >>> upload = datetime(2026, 12, 7, 9, tzinfo=UTC)
+    >>> _finished_at(datetime.fromisoformat("2026-12-06T18:30:00+01:00"), upload).isoformat()
+    '2026-12-06T17:30:00+00:00'
+    >>> [_finished_at(datetime.fromisoformat(when), upload) == upload
+    ...  for when in ("0001-01-01T00:00:00+01:00", "2026-12-08T00:00:00+00:00")]
+    [True, True]
+    """
+    return claimed.astimezone(UTC) if OFFLINE_SINCE <= claimed <= moment else moment
+
+
 @router.post("/api/offline/matches", status_code=201, response_model=Uploaded, openapi_extra={
     "requestBody": {"required": True, "content": {
         "application/json": {"schema": OfflineUpload.model_json_schema()}}}})
@@ -175,8 +192,7 @@ async def upload_match(request: Request, account: Me, uploads_limiter: Uploads) 
         account_id=account.id, client_id=str(upload.id), record_hash=checked.hash,
         seat=upload.seat, opponents=list(upload.opponents), look=upload.look,
         record=checked.record, result=checked.result,
-        # In UTC, as every moment is stored (SQLite keeps no offset).
-        finished_at=min(upload.finished_at, moment).astimezone(UTC), uploaded_at=moment,
+        finished_at=_finished_at(upload.finished_at, moment), uploaded_at=moment,
     ))
     if isinstance(stored, queries.Taken) and stored.same_record:
         raise LobbyError(409, f"this match is in your history already (offline match "
