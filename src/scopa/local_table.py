@@ -40,6 +40,10 @@ CODE: Final = "OFFLINE"
 """The table's code in its messages: a client keys a table by its code, and a room's are six
 characters without O or I, so this one is never a room's."""
 
+SEED_BITS: Final = 53
+"""A match's seed is drawn below ``2**53``, JavaScript's largest exact whole number, so a record
+read and written again by the page replays the same deal (a 63-bit seed came back rounded)."""
+
 Message = dict[str, Any]
 
 
@@ -103,7 +107,9 @@ class LocalTable:
 
     def _deal(self) -> Game:
         self.match += 1
-        game = Game.new(self.rules, seed=self._draw.getrandbits(63))
+        # 53 bits at most: the record's seed goes through JavaScript's numbers (the page keeps
+        # and uploads it), which hold whole numbers exactly only up to 2**53.
+        game = Game.new(self.rules, seed=self._draw.getrandbits(SEED_BITS))
         self._bots: dict[int, Player] = {
             other: bot_player(level, self._draw.getrandbits(62))
             for other, level in enumerate(self.levels)
@@ -159,7 +165,8 @@ class LocalTable:
             {"type": "over", "table": CODE, "match": self.match, "version": self.version,
              "winner": game.winner, "scores": game.scores, "record": None},
             {"type": "record", "table": CODE, "match": self.match, "record": game.record(),
-             "seat": self.seat, "opponents": [level for level in self.levels if level]},
+             "seat": self.seat, "opponents": [level for level in self.levels if level],
+             "look": self.look},
         ]
 
     # -- what the person sends ---------------------------------------------------------------

@@ -80,6 +80,7 @@ def test_a_match_against_each_level_sends_the_cores_views(level: str) -> None:
     over, record = sent[-2:]
     assert over["winner"] == table.game.winner and over["scores"] == table.game.scores
     assert record["record"] == table.game.record() and record["opponents"] == [level]
+    assert record["look"] == "french" and record["seat"] == 0
     assert Game.replay(record["record"]).scores == table.game.scores
 
 
@@ -172,6 +173,8 @@ def test_a_rematch_deals_a_new_match() -> None:
     assert state["match"] == 2 and state["version"] == 0 and state["view"]["winner"] is None
     second = play_out(table, random.Random(5))[-1]["record"]
     assert second["seed"] != first["seed"]
+    # Seeds JavaScript holds exactly: the page keeps and uploads the record as its numbers.
+    assert max(first["seed"], second["seed"]) < 2**53
 
 
 def test_one_seed_plays_the_same_match_again() -> None:

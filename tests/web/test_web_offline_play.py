@@ -9,11 +9,13 @@ offline play is not installed. Screenshots at 1280x800 and 320x640 (tests/artifa
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
+import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from .web_support import DESKTOP, open_page, screenshot, version
+from .web_support import DESKTOP, Watched, open_page, screenshot, version
 
 RUNTIME_FILES = 8
 """What /api/offline lists: Pyodide's 7 files and the wheel."""
@@ -40,13 +42,23 @@ BUCKET = """async () => {
 """The offline buckets the browser keeps, and every URL in them."""
 
 
-def offline_page(browser: Browser, base: str, worker: bool = False) -> Page:
+def offline_page(browser: Browser, base: str, worker: bool = False) -> Watched:
     def before(page: Page) -> None:
         page.add_init_script(WATCH_PROGRESS)
 
-    page = open_page(browser, f"{base}/#/offline", viewport=DESKTOP, before=before,
-                     worker=worker).page
-    return page
+    return open_page(browser, f"{base}/#/offline", viewport=DESKTOP, before=before,
+                     worker=worker)
+
+
+def check_console(watched: Watched, expected: str | None = None) -> None:
+    """No error in the page's or the worker's console (a policy's refusal among them), but
+    the screen's own questions to the room (/api/offline, who is logged in) failing while the
+    network is cut, and what ``expected`` matches."""
+    allowed = (r"/api/(offline|account)\b.*ERR_INTERNET_DISCONNECTED|^Failed to load "
+               r"resource: net::ERR_INTERNET_DISCONNECTED")
+    errors = [error for error in watched.errors if not re.search(allowed, error)
+              and not (expected and re.search(expected, error))]
+    assert errors == [], errors
 
 
 def download(page: Page) -> None:
@@ -86,7 +98,8 @@ def test_play_offline_downloads_then_plays_a_bot_with_no_network(
     browser: Browser, web_server: str
 ) -> None:
     base = web_server.rstrip("/")
-    page = offline_page(browser, base, worker=True)
+    watched = offline_page(browser, base, worker=True)
+    page = watched.page
     # The service worker controls the page, so the worker's script is kept with the shell.
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     offered = page.evaluate("fetch('/api/offline').then((answer) => answer.json())")
@@ -122,6 +135,7 @@ def test_play_offline_downloads_then_plays_a_bot_with_no_network(
     assert not [url for url in asked if "/api/" in url and not url.endswith("/api/offline")]
 
     screenshot(page, "offline-play-1280x800")
+    check_console(watched)
     page.set_viewport_size({"width": 320, "height": 640})
     my_turn(page)
     screenshot(page, "offline-play-320x640")
@@ -145,7 +159,7 @@ def test_a_corrupt_file_is_fetched_again_and_remove_empties_the_bucket(
     browser: Browser, web_server: str
 ) -> None:
     base = web_server.rstrip("/")
-    page = offline_page(browser, base)
+    page = offline_page(browser, base).page
     download(page)
     fetched: list[str] = []
     page.on("request", lambda request: fetched.append(request.url))
@@ -208,3 +222,19 @@ def test_a_room_without_the_runtime_says_offline_play_is_not_installed(
     expect(page.locator("#offline-download")).to_have_text(
         "Offline play is not installed on this server.")
     expect(page.locator("#offline-play")).to_be_disabled()
+
+
+def test_only_the_workers_script_may_compile_webassembly(web_server: str) -> None:
+    """The room's policy is the client's everywhere but offline play's worker, whose own
+    answer adds what Pyodide needs: WebAssembly, and modules from blob: URLs."""
+    base = web_server.rstrip("/")
+    page = httpx.get(f"{base}/")
+    prefix = re.search(r'src="(/v/[^/]+/)js/main.js"', page.text)
+    assert prefix is not None
+    worker = httpx.get(f"{base}{prefix[1]}js/offlineworker.js")
+    assert worker.status_code == 200
+    assert "script-src 'self' blob: 'wasm-unsafe-eval'" in worker.headers["content-security-policy"]
+    for other in (page, httpx.get(f"{base}{prefix[1]}js/offlineplay.js")):
+        policy = other.headers["content-security-policy"]
+        assert "wasm-unsafe-eval" not in policy and "blob:" not in policy
+

@@ -149,7 +149,7 @@ export function showOfflinePlay(main) {
   // A match's end: kept first, then uploaded if the person is logged in and online.
   async function finished(message) {
     await keepMatch(message);
-    uploadMatches(await whoAmI());
+    uploadMatches(await whoAmI(true));
   }
 
   function showProgress() {

@@ -1,9 +1,10 @@
 // The matches played offline (issue 37, item 4), kept in IndexedDB with their records until
 // they are in the account's history: once online and logged in, each one not uploaded yet is
-// sent to POST /api/offline/matches ({id, seat, opponents, record, finished_at}); a 200 or 201,
-// or a 409 (uploaded already, from this or another tab), marks it uploaded. Any other refusal
-// is kept with the match, in the room's words, and shown on offline play's screen; the match
-// stays, to be sent again after a change (a login, a new release).
+// sent to POST /api/offline/matches ({id, seat, opponents, look, record, finished_at}); a 200
+// or 201, or a 409 (uploaded already, from this or another tab), marks it uploaded. Another
+// refusal is kept with the match, in the room's words, and shown on offline play's screen: a
+// 429 or a 5xx is tried again later, any other (an illegal or too large record) never is, as
+// it would be refused the same each time.
 //
 // localStorage's "scopa.offline.waiting" says that some are waiting, so js/main.js loads this
 // module to upload them only then, never on a first load.
@@ -43,8 +44,10 @@ export async function keptMatches() {
   return all.sort((a, b) => a.finished_at.localeCompare(b.finished_at));
 }
 
+const waiting = (match) => !match.uploaded && !match.refused;
+
 function noteWaiting(matches) {
-  if (matches.some((match) => !match.uploaded)) localStorage.setItem(WAITING, "1");
+  if (matches.some(waiting)) localStorage.setItem(WAITING, "1");
   else localStorage.removeItem(WAITING);
 }
 
@@ -52,8 +55,8 @@ function noteWaiting(matches) {
 export async function keepMatch(message) {
   const match = {
     id: crypto.randomUUID(), seat: message.seat, opponents: message.opponents,
-    record: message.record, finished_at: new Date().toISOString(), uploaded: false,
-    problem: null,
+    look: message.look, record: message.record, finished_at: new Date().toISOString(),
+    uploaded: false, refused: false, problem: null,
   };
   await inStore("readwrite", (store) => store.put(match));
   localStorage.setItem(WAITING, "1");
@@ -69,9 +72,9 @@ export function uploadMatches(account) {
     try {
       const matches = await keptMatches();
       if (!account || !navigator.onLine) return matches;
-      for (const match of matches.filter((kept) => !kept.uploaded)) {
+      for (const match of matches.filter(waiting)) {
         const body = { id: match.id, seat: match.seat, opponents: match.opponents,
-          record: match.record, finished_at: match.finished_at };
+          look: match.look, record: match.record, finished_at: match.finished_at };
         let answer;
         try {
           answer = await fetch("/api/offline/matches", { method: "POST",
@@ -87,8 +90,10 @@ export function uploadMatches(account) {
           await loadRefusals();
           match.problem = refusal(data.code, data.params, data.detail ??
             t("refusal.status", { status: answer.status }));
+          match.refused = answer.status !== 429 && answer.status < 500;
         }
         await inStore("readwrite", (store) => store.put(match));
+        if (answer.status === 429) break;  // the account's limit: the rest wait too
       }
       noteWaiting(matches);
       return matches;
