@@ -228,3 +228,36 @@ def test_any_cut_of_a_finished_record_is_refused_as_unfinished(seed: int, cut: f
         uploads.played_again({**record, "moves": record["moves"][:kept], "decks": None})
     assert refused.value.code == "unfinished_offline_record"
     assert uploads.played_again(json.loads(json.dumps(record))).is_over
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 2**70) | st.floats() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                max_size=4),
+    max_leaves=10)
+"""Any JSON value a browser (or a hand-made request) might put in a record."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(fields=st.dictionaries(st.sampled_from(
+           ["format", "rules", "seed", "deck", "decks", "moves", "resigned", "winner", "x"]),
+           JSON, max_size=3),
+       rules=st.dictionaries(st.sampled_from(list(Rules().to_dict())), JSON, max_size=2),
+       at=st.integers(0, 40), move=JSON)
+def test_any_change_to_a_record_is_refused_with_a_code_or_is_a_legal_match(
+    fields: dict[str, Any], rules: dict[str, Any], at: int, move: Any,
+) -> None:
+    """Whatever the fields, rules or a move hold, the checks answer a refusal with a code (the
+    route's 422) or a finished match the core played again: never another error (a 500)."""
+    record = {**finished(17), **fields}
+    if isinstance(record.get("rules"), dict):
+        record["rules"] = {**record["rules"], **rules}
+    if isinstance(record.get("moves"), list) and at < len(record["moves"]):
+        record["moves"] = [move if number == at else code
+                           for number, code in enumerate(record["moves"])]
+    try:
+        checked = uploads.check(record, 0, ["expert"], "french")
+    except LobbyError as refused:
+        assert refused.status == 422 and refused.code
+    else:
+        assert Game.replay(checked.record).is_over
