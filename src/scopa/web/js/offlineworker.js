@@ -105,7 +105,12 @@ function botsPlay() {
   const [low, high] = delay;
   timer = setTimeout(() => {
     timer = null;
-    answer(table.bot());
+    // Each bot move's time, as a User Timing measure: DevTools shows it in the worker's
+    // track, and benchmarks/offline.py reads them beside the native master's.
+    const started = performance.now();
+    const text = table.bot();
+    performance.measure("scopa:bot-move", { start: started });
+    answer(text);
   }, low + Math.random() * (high - low));
 }
 
