@@ -78,6 +78,7 @@ PAGES: dict[str, tuple[str, Callable[[Page], object]]] = {
     "replay": ("#/m/{match}", lambda page: page.wait_for_selector(".replay-felt")),
     "account": ("#/account", lambda page: page.wait_for_selector("#register-name")),
     "profile": ("#/p/" + NAME.replace(" ", "%20"), lambda page: page.wait_for_selector("#recent")),
+    "offline": ("#/offline", lambda page: page.wait_for_selector("#offline-download")),
 }
 
 

@@ -116,7 +116,9 @@ function botsPlay() {
 
 self.addEventListener("message", async ({ data }) => {
   if (data.type === "start" && !booted) {
-    booted = boot(data).catch((error) => ({ failed: String(error?.message ?? error) }));
+    // A Python error's message is its traceback: its last line says what went wrong.
+    booted = boot(data).catch((error) => ({
+      failed: String(error?.message ?? error).trim().split("\n").pop() }));
     const result = await booted;
     if (result.damaged) post({ type: "damaged", files: result.damaged });
     else if (result.failed) post({ type: "failed", message: result.failed });
