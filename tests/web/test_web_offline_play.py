@@ -154,6 +154,15 @@ def test_play_offline_downloads_then_plays_a_bot_with_no_network(
     expect(page.locator("#offline")).to_be_hidden()
     play_and_see_the_answer(page)
 
+    # A new tab with no network: the service worker's shell opens the page, and offline play's
+    # modules and worker, kept since the person asked for offline play, start a match again.
+    tab = page.context.new_page()
+    tab.set_viewport_size(DESKTOP)
+    tab.goto(f"{base}/#/offline")
+    expect(tab.locator("#offline-status")).to_contain_text("Offline play is ready")
+    start_match(tab, "expert")
+    play_and_see_the_answer(tab)
+
 
 def test_a_corrupt_file_is_fetched_again_and_remove_empties_the_bucket(
     browser: Browser, web_server: str
