@@ -99,3 +99,49 @@ async def test_downloads_are_limited_per_address(tmp_path: Path) -> None:
         assert (refused.status_code, refused.json()["code"]) == (
             429, "too_many_offline_downloads")
         assert (await client.get("/api/offline")).status_code == 200  # the list still answers
+
+
+async def wire_bytes(client: httpx.AsyncClient, name: str, encoding: str) -> tuple[int, bytes]:
+    """``/offline/NAME`` asked with ``Accept-Encoding: ENCODING``: the bytes that came over the
+    wire, and the body once decoded."""
+    async with client.stream("GET", f"/offline/{name}",
+                             headers={"Accept-Encoding": encoding}) as answer:
+        assert answer.status_code == 200, name
+        body = await answer.aread()
+        return answer.num_bytes_downloaded, body
+
+
+async def test_the_first_download_is_gzipped_to_under_7_mb(tmp_path: Path) -> None:
+    """The issue's goal for the first download's bytes on the wire: the files that shrink go
+    gzipped (copies made by scripts/pyodide.py), and each decodes to its listed hash."""
+    settings = settings_for(tmp_path, sections=(OfflineSettings(folder=runtime()),))
+    async with running_server(settings) as server, \
+            httpx.AsyncClient(base_url=server.url) as client:
+        state = (await client.get("/api/offline")).json()
+        wire = 0
+        for name, facts in state["files"].items():
+            sent, body = await wire_bytes(client, name, "gzip")
+            assert hashlib.sha256(body).hexdigest() == facts["sha256"], name
+            wire += sent
+        assert wire <= 7_000_000 < state["bytes"], (wire, state["bytes"])
+        plain, body = await wire_bytes(client, "pyodide/pyodide.asm.wasm", "identity")
+        assert plain == len(body) == state["files"]["pyodide/pyodide.asm.wasm"]["size"]
+
+
+async def test_a_cut_gzipped_copy_is_left_unused(tmp_path: Path) -> None:
+    """A gzipped copy of the wrong size is never sent: the file goes out as it is."""
+    source = runtime()
+    folder = tmp_path / "offline"
+    shutil.copytree(source, folder, ignore=shutil.ignore_patterns("*.tgz"))
+    copy = folder / "gzip" / "pyodide" / "pyodide.asm.wasm.gz"
+    copy.write_bytes(copy.read_bytes()[:1000])
+    settings = settings_for(tmp_path, sections=(OfflineSettings(folder=folder),))
+    async with running_server(settings) as server, \
+            httpx.AsyncClient(base_url=server.url) as client:
+        files = (await client.get("/api/offline")).json()["files"]
+        facts = files["pyodide/pyodide.asm.wasm"]
+        sent, body = await wire_bytes(client, "pyodide/pyodide.asm.wasm", "gzip")
+        assert sent == len(body) == facts["size"]
+        assert hashlib.sha256(body).hexdigest() == facts["sha256"]
+        sent, body = await wire_bytes(client, "pyodide/pyodide.asm.mjs", "gzip")
+        assert sent < len(body) // 2 == files["pyodide/pyodide.asm.mjs"]["size"] // 2

@@ -83,8 +83,12 @@ async def offline_file(
             raise LobbyError(429, f"too many downloads of offline play from your address (at "
                              f"most {limit}): try again later", code="too_many_offline_downloads",
                              params={"most": str(limit)})
-    return FileResponse(entry.path, media_type=MEDIA_TYPES[entry.path.suffix],
-                        headers={"Cache-Control": "no-cache"})
+    headers = {"Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
+    if entry.gzipped is not None and "gzip" in request.headers.get("accept-encoding", ""):
+        headers["Content-Encoding"] = "gzip"
+        return FileResponse(entry.gzipped, media_type=MEDIA_TYPES[entry.path.suffix],
+                            headers=headers)
+    return FileResponse(entry.path, media_type=MEDIA_TYPES[entry.path.suffix], headers=headers)
 
 
 OFFLINE_SINCE: Final = datetime(2026, 12, 1, tzinfo=UTC)
