@@ -585,3 +585,46 @@ rating, leaderboard, puzzle, fair-play count or daily deal reads, so none can co
 mistake; the profile lists it among the account's matches. Each account uploads a match once,
 by the browser's id for it (``client_id``) and by its record, both unique per account. The
 rows go with the account's deletion: no one else played in them."""
+
+
+# Web Push (issue 36, item 5): the browsers that take an account's notifications.
+
+push_subscriptions = sa.Table(
+    "push_subscriptions",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("endpoint", sa.String(1024), nullable=False, unique=True),
+    sa.Column("p256dh", sa.String(100), nullable=False),
+    sa.Column("auth", sa.String(32), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("seen_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_push_subscriptions_account", "account_id", "seen_at"),
+)
+"""A browser's push subscription (its ``PushSubscription`` as JSON), owned by the account
+that was logged in when it was given: the push service's ``endpoint`` (unique: one browser's
+subscription belongs to one account, the last to give it) and its keys, base64url as the
+browser gives them. ``seen_at`` is when the browser last gave it: the most recently seen are
+the ones pushed to (:mod:`scopa.server.push`)."""
+
+push_choices = sa.Table(
+    "push_choices",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("kind", sa.String(24), primary_key=True),
+    sa.Column("enabled", sa.Boolean, nullable=False),
+)
+"""An account's choice for one kind of notification (``your_turn``, ``challenge``, ...); a
+kind with no row is on."""
+
+push_sent = sa.Table(
+    "push_sent",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("once", sa.String(96), primary_key=True),
+    sa.Column("sent_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_push_sent_at", "sent_at"),
+)
+"""The events an account was pushed about (a challenge's id, a tournament's start), each
+written once, before the push: two processes that hear one event push it once, by the key.
+Kept two days."""
