@@ -42,6 +42,7 @@ from playwright.sync_api import BrowserContext, CDPSession, Page, sync_playwrigh
 
 from scopa import Game, Rules
 from scopa.players import MasterPlayer
+from scopa.players.outlook import outlook
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
@@ -71,12 +72,17 @@ KEPT_RECORDS = """() => new Promise((resolve, reject) => {
     const db = asked.result;
     if (!db.objectStoreNames.contains("matches")) { db.close(); resolve([]); return; }
     const all = db.transaction("matches").objectStore("matches").getAll();
-    all.onsuccess = () => { db.close(); resolve(all.result.map((m) => m.record)); };
+    all.onsuccess = () => {
+      db.close();
+      resolve(all.result.sort((a, b) => a.finished_at.localeCompare(b.finished_at))
+        .map((m) => m.record));
+    };
     all.onerror = () => reject(all.error);
   };
   asked.onerror = () => reject(asked.error);
 })"""
-"""The records of the matches the page kept (js/offlinestore.js's database)."""
+"""The records of the matches the page kept (js/offlinestore.js's database), in the order
+they were played (the store's own order is by a random id)."""
 BOT_MOVES = "() => performance.getEntriesByName('scopa:bot-move').map((e) => e.duration)"
 MOVE_WAIT_MS = 180_000
 """How long one turn may take in the browser at most: a master's move on a slow machine."""
@@ -147,8 +153,9 @@ def native_times(records: list[dict[str, Any]], person: int = 0) -> list[float]:
     (the same deals and moves), at the worker's fixed work."""
     times: list[float] = []
     for number, record in enumerate(records):
-        replayed = Game.new(Rules.from_dict(record["rules"]), seed=record["seed"],
-                            deck=record.get("deck"))
+        rules = Rules.from_dict(record["rules"])
+        outlook(rules)  # made before the first move, as the worker's LocalTable.prepare does
+        replayed = Game.new(rules, seed=record["seed"], deck=record.get("deck"))
         master = MasterPlayer(seed=number, time_budget=None)
         for move in record["moves"]:
             seat = replayed.to_move

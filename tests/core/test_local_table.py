@@ -12,6 +12,7 @@ import pytest
 
 from scopa import Game, Rules
 from scopa.local_table import CODE, LocalTable
+from scopa.players.outlook import outlook
 
 Message = dict[str, Any]
 
@@ -183,6 +184,26 @@ def test_one_seed_plays_the_same_match_again() -> None:
         return play_out(table, random.Random(7))
 
     assert transcript() == transcript()
+
+
+def test_prepare_does_the_masters_one_time_work_and_changes_no_choice() -> None:
+    """The worker calls prepare while the person looks at the first deal: afterwards the
+    master finds its outlook of these rules made, and plays what an unprepared table plays."""
+    rules = Rules.preset("scopa", target=5)  # a rule set no other test of this file calibrates
+
+    def transcript(prepared: bool) -> list[Message]:
+        table = LocalTable(rules, levels=["master"], seed=33)
+        if prepared:
+            outlook.cache_clear()
+            table.prepare()
+            made = outlook.cache_info()
+            assert made.currsize == 1
+            sent = play_out(table, random.Random(4))
+            assert outlook.cache_info().misses == made.misses  # never made again
+            return sent
+        return play_out(table, random.Random(4))
+
+    assert transcript(prepared=True) == transcript(prepared=False)
 
 
 def test_impossible_tables_are_refused() -> None:

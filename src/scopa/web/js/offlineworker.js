@@ -26,6 +26,7 @@ let table = null;  // the Python functions of the table, once started
 let booted = null;
 let delay = [500, 1000];
 let timer = null;
+let prepared = false;
 
 const post = (message) => self.postMessage(message);
 
@@ -88,7 +89,8 @@ def _table(options):
 _local = _table(json.loads(table_json))
 {"receive": lambda text: json.dumps(_local.receive(json.loads(text))),
  "bot": lambda: json.dumps(_local.play_bot()),
- "bot_to_move": lambda: _local.bot_to_move()}
+ "bot_to_move": lambda: _local.bot_to_move(),
+ "prepare": lambda: _local.prepare()}
 `).toJs({ dict_converter: Object.fromEntries });
   return { seconds: (performance.now() - started) / 1000 };
 }
@@ -127,6 +129,12 @@ self.addEventListener("message", async ({ data }) => {
     const result = await booted;
     if (table && !result?.damaged && !result?.failed) {
       answer(table.receive(JSON.stringify(data.message)));
+      // Once the first deal is drawn, the bots' one-time work, while the person looks at
+      // their hand (before any bot's pause is over): the master's first move stays a move.
+      if (!prepared) {
+        prepared = true;
+        setTimeout(() => table.prepare(), 0);
+      }
     }
   }
 });
