@@ -22,8 +22,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from .common.errors import Param
 from .common.services import Service
 
 if TYPE_CHECKING:
@@ -41,6 +42,22 @@ CLUSTER: Service[Cluster] = Service("cluster")
 
 Step = Callable[[], Awaitable[None]]
 """One step of a part's opening or closing."""
+
+
+class Notify(Protocol):
+    """Web Push's call (:meth:`.push.feature.Push.notify`), as a feature that calls a person
+    back is handed it by the list of parts: push ``kind`` about ``subject`` (a match's,
+    challenge's or tournament's id) to an account's browsers from this process, opening
+    ``url`` when clicked, worth delivering for ``ttl`` seconds (None: 12 hours), pushed once
+    per event ``once`` however many processes ask; the posts queued."""
+
+    async def __call__(self, room: CardRoom, account_id: int, kind: str, subject: str,
+                       params: Mapping[str, Param], url: str, ttl: float | None = None,
+                       once: str | None = None) -> int: ...
+
+
+Reachable = Callable[["CardRoom", int, str], Awaitable[bool]]
+"""Whether a push of a kind would reach an account (:meth:`.push.feature.Push.reachable`)."""
 
 
 @dataclass(frozen=True)

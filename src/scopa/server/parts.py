@@ -17,6 +17,7 @@ from .daily.tables import daily_tables
 from .feature import Built, Floors, Part
 from .offline.feature import Offline
 from .pools.feature import Pools
+from .push.feature import Push
 from .puzzles.feature import Puzzles
 from .social.blocks import blocked_among
 from .social.feature import Social
@@ -51,14 +52,19 @@ class Profiles(Part):
         return Built(routers=(profiles.router,))
 
 
+PUSH = Push()
+"""Web Push, whose :meth:`~.push.feature.Push.notify` the features that call a person back
+are handed."""
+
 PARTS: tuple[Part, ...] = (
     Lobby(),
     Accounts(),
     Profiles(),
+    PUSH,
     Puzzles(),
     Daily(),
-    TournamentsPart(),
-    Social(unlisted=daily_tables),
+    TournamentsPart(notify=PUSH.notify),
+    Social(unlisted=daily_tables, reachable=PUSH.reachable, notify=PUSH.notify),
     Pools(blocked_among=blocked_among),
     Offline(),
 )

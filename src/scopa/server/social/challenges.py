@@ -2,6 +2,11 @@
 target, deck look and rated or casual chosen; the other accepts or declines, or lets it expire
 (``SocialSettings.challenge_seconds``, 60 by default).
 
+A person not in the room (no page of it open) is challenged only when their browsers take
+challenge pushes (Web Push's calls, handed in by the list of parts): they are pushed the
+challenge once, worth delivering while it waits, and its notification opens the room on it
+(``/?challenge=ID``, read with :meth:`Challenges.shown`).
+
 Every refusal is checked before anything is kept or told, and says why in one sentence
 (:class:`~..common.errors.LobbyError`): oneself, an unknown name, a block either way, a player
 who takes no challenges (or only from those they follow), one who is not online, and a
@@ -30,6 +35,7 @@ from ..accounts.accounts import Account, legacy_name_key, name_key
 from ..cluster.hub import RedisHub
 from ..common.errors import LobbyError
 from ..common.services import Service
+from ..feature import Notify, Reachable
 from ..store import rating_queries
 from ..store.storage import now
 from ..table.room import CardRoom, build_rules, check_look
@@ -45,9 +51,12 @@ PLAYERS: Final = 2
 class Challenges:
     """The room's challenges, as this process takes, answers and expires them."""
 
-    def __init__(self, room: CardRoom, people: PeopleFeed) -> None:
+    def __init__(self, room: CardRoom, people: PeopleFeed, reachable: Reachable,
+                 notify: Notify) -> None:
         self.room = room
         self.people = people
+        self.reachable = reachable
+        self.notify = notify
         self.book: Book = (
             RedisBook(room.hub.redis) if isinstance(room.hub, RedisHub) else LocalBook()
         )
@@ -105,7 +114,8 @@ class Challenges:
         ):
             raise LobbyError(403, f"{other.name} takes challenges only from players they follow",
                              code="challenges_from_follows", params={"name": other.name})
-        if not await self.people.presence.online([person_of(other.account_id)]):
+        away = not await self.people.presence.online([person_of(other.account_id)])
+        if away and not await self.reachable(self.room, other.account_id, "challenge"):
             raise LobbyError(
                 409, f"{other.name} is not in the room just now: challenge them when they are",
                 code="not_in_room", params={"name": other.name}
@@ -131,7 +141,18 @@ class Challenges:
         await self.room.hub.tell(
             person_of(other.account_id), {"type": "challenge", **challenge.offer(time.time())}
         )
+        if away:
+            await self.notify(
+                self.room, other.account_id, "challenge", challenge.id,
+                {"name": me.name, "preset": preset, "rated": int(rated and casual is None)},
+                f"/?challenge={challenge.id}", ttl=self.seconds, once=challenge.id,
+            )
         return challenge
+
+    async def shown(self, me: Account, challenge_id: str) -> dict[str, Any]:
+        """The open challenge ``challenge_id`` to ``me`` as its offer (what a page opened from
+        its push shows), or the refusal that says why it cannot be answered."""
+        return (await self.answerable(me, challenge_id)).offer(time.time())
 
     async def check_newcomers(self, me: Account, other: social_queries.Named) -> None:
         """Refuse (403, ``new_account``) a rated challenge from or to an account that has not

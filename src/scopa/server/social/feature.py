@@ -1,7 +1,8 @@
 """The social features as one part of the card room (:mod:`..feature`): the people feed
 (``/ws/me``: who is online, follows, the followers' news of a match), the challenges, their
 routes and their section of the settings. The feed is handed which tables are the daily deal's
-by the list of parts: social reads no other feature."""
+by the list of parts, and the challenges Web Push's calls (a person not in the room who takes
+challenge pushes is challenged through one): social reads no other feature."""
 
 from __future__ import annotations
 
@@ -10,14 +11,17 @@ from typing import TYPE_CHECKING
 from ..feature import Built, Floors, Part
 
 if TYPE_CHECKING:
+    from ..feature import Notify, Reachable
     from .queries import Unlisted
 
 
 class Social(Part):
     name = "social"
 
-    def __init__(self, unlisted: Unlisted) -> None:
+    def __init__(self, unlisted: Unlisted, reachable: Reachable, notify: Notify) -> None:
         self.unlisted = unlisted
+        self.reachable = reachable
+        self.notify = notify
 
     def build(self, floors: Floors) -> Built:
         from .challenges import CHALLENGES, Challenges
@@ -25,7 +29,7 @@ class Social(Part):
         from .routes import router
 
         people = PeopleFeed(floors.room, self.unlisted)
-        challenges = Challenges(floors.room, people)
+        challenges = Challenges(floors.room, people, self.reachable, self.notify)
         return Built(routers=(router,), sockets={"/ws/me": people.serve},
                      services={PEOPLE: people, CHALLENGES: challenges},
                      match_ends=(people.match_ended,),

@@ -11,7 +11,7 @@ sentence and changes nothing. What changes a person's list of friends is told to
 from __future__ import annotations
 
 import time
-from typing import Annotated, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
 from fastapi import APIRouter, Depends, Path
 from pydantic import BaseModel, Field, StringConstraints
@@ -197,11 +197,19 @@ async def show_playing(body: Shown, me: Me, people: People) -> Friends:
 
 @router.post("/challenges", status_code=201)
 async def challenge(body: NewChallenge, me: Me, desk: Desk) -> ChallengeView:
-    """Challenge a player who is online to a match of two; they see it at once, and it waits
-    for their answer ``challenge_seconds`` (60 s). The answer comes on your ``/ws/me``."""
+    """Challenge a player who is online (or whose browsers take challenge pushes: they are
+    pushed it) to a match of two; they see it at once, and it waits for their answer
+    ``challenge_seconds`` (60 s). The answer comes on your ``/ws/me``."""
     sent = await desk.send(me, body.name, body.preset, body.target, body.look, body.rated)
     offer = sent.offer(time.time())
     return ChallengeView(**{key: offer[key] for key in ChallengeView.model_fields})
+
+
+@router.get("/challenges/{challenge_id}")
+async def challenge_offer(challenge_id: ChallengeId, me: Me, desk: Desk) -> dict[str, Any]:
+    """An open challenge made to you, as ``/ws/me`` offers it: what a page opened from its
+    notification shows, to be accepted or declined."""
+    return await desk.shown(me, challenge_id)
 
 
 @router.post("/challenges/{challenge_id}/accept")

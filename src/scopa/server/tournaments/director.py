@@ -20,6 +20,10 @@ a page of the tournament open send it the standings again, the director looks ag
 ``account:ID`` (the player is paired: their table and seat token, on whatever process holds
 their tournament page).
 
+A tournament's players are pushed that it is about to start (:data:`START_NOTICE` ahead, by
+the director: Web Push's call, handed in by the list of parts), once each, however many
+directors it has.
+
 The clock is injectable (``clock``), so tests move time instead of waiting for it.
 """
 
@@ -28,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 from collections.abc import Callable
 from datetime import datetime, time, timedelta
 from typing import Any, Final
@@ -35,6 +40,7 @@ from typing import Any, Final
 from ...rules import Rules
 from ..accounts import accounts
 from ..common.services import Service
+from ..feature import Notify
 from ..store import rating_queries
 from ..store.storage import now
 from ..table.finished import FinishedMatch
@@ -51,6 +57,9 @@ TEND_SECONDS: Final = 2.0
 """How often a process looks after the tournaments with nothing heard: the longest an hour
 struck (a start, an arena's end) or a dead director's tournament waits, past its lease."""
 DAILY_ARENA: Final = "Daily arena"
+START_NOTICE: Final = timedelta(minutes=5)
+"""How long before its start a tournament's players are pushed that it is about to start:
+time to come back to the room from another tab or a phone's lock screen."""
 GAME_NEEDS: Final = timedelta(minutes=3)
 """The least time a game of an arena needs (issue 35, item 2): one deal at least, 36 plays for
 two, at 5 s a play. A game paired later could not end before the arena does, so it would not
@@ -102,8 +111,10 @@ def standings_of(tournament: StoredTournament, names: dict[int, str],
 class Tournaments:
     """This process's part in the room's tournaments."""
 
-    def __init__(self, room: CardRoom, clock: Callable[[], datetime] = now) -> None:
+    def __init__(self, room: CardRoom, notify: Notify,
+                 clock: Callable[[], datetime] = now) -> None:
         self.room = room
+        self.notify = notify
         self.storage = room.storage
         self.hub = room.hub
         self.clock = clock
@@ -114,6 +125,9 @@ class Tournaments:
         """Tournaments this process has just claimed: their games' tables are looked at once."""
         self._failed: set[int] = set()
         """Games whose table could not be made, already logged: logged once, not every look."""
+        self._announced: set[int] = set()
+        """Tournaments whose start this process pushed (the database keeps each push once
+        among the processes; this spares it the asking at every look)."""
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -239,6 +253,8 @@ class Tournaments:
     async def _direct(self, tournament: StoredTournament) -> None:
         moment = self.clock()
         if tournament.status == "open" and moment < tournament.starts_at:
+            if tournament.starts_at - moment <= START_NOTICE:
+                await self._announce(tournament, moment)
             return
         changed = False
         for code, match_id, seat, scores, counted in await tournament_queries.ended_unrecorded(
@@ -267,6 +283,25 @@ class Tournaments:
             changed = await self._swiss(tournament, moment, names, games) or changed
         if changed:
             await self.changed(tournament.id)
+
+    async def _announce(self, tournament: StoredTournament, moment: datetime) -> None:
+        """Push each player that the tournament starts soon, once."""
+        if tournament.id in self._announced:
+            return
+        self._announced.add(tournament.id)
+        gone = await tournament_queries.withdrawn(self.storage, tournament.id)
+        left = (tournament.starts_at - moment).total_seconds()
+        for player in await tournament_queries.players(self.storage, tournament.id):
+            if player in gone:
+                continue
+            try:
+                await self.notify(
+                    self.room, player, "tournament_start", str(tournament.id),
+                    {"name": tournament.name, "minutes": max(1, math.ceil(left / 60))},
+                    f"/#/tournaments/{tournament.id}", ttl=left + 60, once=str(tournament.id),
+                )
+            except Exception:
+                log.exception("tournament %s: pushing its start failed", tournament.id)
 
     async def _arena(self, tournament: StoredTournament, moment: datetime,
                      names: dict[int, str], games: list[StoredGame]) -> bool:
