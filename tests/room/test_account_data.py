@@ -102,7 +102,8 @@ async def test_the_download_holds_the_accounts_data_and_no_secret(stored_server:
                           "chat_messages", "chat_reports", "sessions", "seats", "sanctions",
                           "follows", "blocks", "challenge_settings", "puzzle_ratings",
                           "puzzle_tries", "tournament_entries", "daily_attempts",
-                          "offline_matches", "sightings", "fair_play_marks"]
+                          "offline_matches", "push_subscriptions", "push_choices",
+                          "sightings", "fair_play_marks"]
     assert data["profile"]["id"] == anna_id and data["profile"]["name"] == "Anna"
     assert [(r["pool"], r["matches"]) for r in data["ratings"]] == [("scopa-2", 1)]
     assert [r["match_id"] for r in data["rating_history"]] == [match]

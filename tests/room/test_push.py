@@ -305,3 +305,24 @@ async def test_a_tournaments_players_are_pushed_its_start_once(
         await drained(room)
         assert len(receiver.arrived) == 1
 
+
+
+async def test_the_download_lists_subscriptions_without_keys_and_deletion_removes_them(
+    room: Server, receiver: Receiver
+) -> None:
+    async with person(room.url, "Bea", online=False) as bea:
+        browser = receiver.browser("bea")
+        assert (await bea.post("/api/push/subscriptions", browser.subscription()))[0] == 201
+        await bea.lobby.http.put("/api/push/kinds", json={"tournament_start": False})
+        answer = await bea.lobby.http.get("/api/account/export")
+        data = answer.json()
+        [kept] = data["push_subscriptions"]
+        assert kept["endpoint"] == browser.endpoint and not {"p256dh", "auth"} & set(kept)
+        assert [(c["kind"], c["enabled"]) for c in data["push_choices"]] == [
+            ("tournament_start", False)]
+        keys = browser.subscription()["keys"]
+        assert keys["p256dh"] not in answer.text and keys["auth"] not in answer.text
+        deleted = await bea.lobby.http.request("DELETE", "/api/account",
+                                               json={"password": "a good password"})
+        assert deleted.status_code == 204, deleted.text
+    assert await stored(room) == []

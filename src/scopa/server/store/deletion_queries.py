@@ -42,6 +42,9 @@ from .schema import (
     follows,
     matches,
     offline_matches,
+    push_choices,
+    push_sent,
+    push_subscriptions,
     puzzle_ratings,
     puzzle_tries,
     seat_accounts,
@@ -66,12 +69,16 @@ GONE: tuple[tuple[sa.Table, str], ...] = (
     (puzzle_ratings, "account_id"),
     (sightings, "account_id"),
     (offline_matches, "account_id"),
+    (push_subscriptions, "account_id"),
+    (push_choices, "account_id"),
+    (push_sent, "account_id"),
 )
 """Rows deleted with the account: a table and the column that names it (one line a table).
 Its puzzle rating goes with its tries: puzzles are rated apart, so no one else's depends on it.
 Where it was seen from (its sightings) goes too: a moderator's list of links needs only the
 living. So do the matches it played offline and uploaded: only bots played them with it, no
-one else's history shows them, and they rated nobody."""
+one else's history shows them, and they rated nobody. Its browsers' push subscriptions, its
+choice of notifications and the events it was pushed go as well: nothing is pushed to it again."""
 
 UNNAMED: tuple[tuple[sa.Table, str, str], ...] = (
     (tournament_players, "account_id", "name"),

@@ -33,6 +33,8 @@ from .schema import (
     follows,
     matches,
     offline_matches,
+    push_choices,
+    push_subscriptions,
     puzzle_ratings,
     puzzle_tries,
     rating_history,
@@ -173,6 +175,11 @@ SECTIONS: tuple[Section, ...] = (
     Section("daily_attempts", rows_of(daily_attempts, "account_id", order="day")),
     # The matches it played offline and uploaded, with their whole records.
     Section("offline_matches", rows_of(offline_matches, "account_id", order="id")),
+    # The browsers that take its notifications, without their keys (the browser's secrets for
+    # decrypting them), and the kinds it chose.
+    Section("push_subscriptions", rows_of(push_subscriptions, "account_id",
+                                          leave_out=("p256dh", "auth"), order="id")),
+    Section("push_choices", rows_of(push_choices, "account_id")),
     # Where it was seen from: the keyed hashes only, as the room keeps them (docs/accounts.md).
     Section("sightings", rows_of(sightings, "account_id", order="first_at")),
     Section("fair_play_marks", rows_of(account_marks, "account_id")),
