@@ -16,6 +16,13 @@
 // when the person asks, and this worker never opens nor deletes that bucket. Only once such a
 // bucket exists does a new release's shell also keep offline play's own modules (OFFLINE_SHELL,
 // a few kilobytes), so the match still starts with no network after an update.
+//
+// Web Push: a push (from the room, docs/protocol.md "Notifications") is shown in the reader's
+// language, the one the account page wrote to the "push" cache (js/push.js), else the
+// browser's, with the words of i18n/push/<language>.json (kept with the shell) and the games'
+// names of the main catalogue; its tag replaces the last notification of that match and kind.
+// A click focuses a window already at its URL, or takes one of the room's windows there, or
+// opens one (lila's service worker).
 
 const PREFIX = new URL("./", self.location.href).pathname;
 const SHELL = `shell:${PREFIX}`;
@@ -36,8 +43,8 @@ async function keepShell() {
   const html = await page.clone().text();
   const named = [...html.matchAll(/(?:href|src)="([^"]+)"/g)].map((match) => match[1])
     .filter((url) => url.startsWith(PREFIX));
-  const words = LANGUAGES.flatMap((language) =>
-    [`${PREFIX}i18n/${language}.json`, `${PREFIX}rules/${language}.html`]);
+  const words = LANGUAGES.flatMap((language) => [`${PREFIX}i18n/${language}.json`,
+    `${PREFIX}i18n/push/${language}.json`, `${PREFIX}rules/${language}.html`]);
   const asked = (await caches.keys()).some((name) => name.startsWith(OFFLINE_BUCKET));
   const offline = asked ? OFFLINE_SHELL.map((name) => `${PREFIX}${name}`) : [];
   await cache.addAll([...new Set([...named, ...words, ...offline])]);
@@ -113,4 +120,66 @@ self.addEventListener("fetch", (event) => {
   } else if (REPLAY.test(url.pathname)) {
     event.respondWith(replay(request));
   }
+});
+
+// The reader's language: the one the account page chose, else the browser's first we speak.
+async function readerLanguage() {
+  const kept = await caches.match("/push/language", { cacheName: "push" });
+  const chosen = kept ? await kept.text() : null;
+  if (LANGUAGES.includes(chosen)) return chosen;
+  const spoken = (self.navigator.languages ?? []).map((tag) => tag.slice(0, 2).toLowerCase());
+  return spoken.find((language) => LANGUAGES.includes(language)) ?? "en";
+}
+
+// A catalogue of this release, from the shell, else from the network (a push comes online).
+async function catalogue(path) {
+  try {
+    return await (await versioned(new Request(`${PREFIX}${path}`))).json();
+  } catch {
+    return {};
+  }
+}
+
+async function showPush(push) {
+  const language = await readerLanguage();
+  const [words, main] = await Promise.all([catalogue(`i18n/push/${language}.json`),
+    catalogue(`i18n/${language}.json`)]);
+  const params = { ...push.params };
+  if (params.preset) params.game = main[`preset.${params.preset}`] ?? params.preset;
+  const fill = (key) => (words[key] ?? "").replace(/\{(\w+)\}/g,
+    (_, name) => String(params[name] ?? ""));
+  const title = fill(`push.${push.kind}.title`) || main["app.title"] || "Scopa";
+  await self.registration.showNotification(title, {
+    body: fill(`push.${push.kind}.body`), tag: push.tag, renotify: Boolean(push.tag),
+    lang: language, icon: `${PREFIX}icons/icon-192.png`, data: { url: push.url ?? "/" },
+  });
+}
+
+self.addEventListener("push", (event) => {
+  let push = {};
+  try {
+    push = event.data?.json() ?? {};
+  } catch {
+    // Not the room's JSON: shown with the room's name alone, as a push must be.
+  }
+  event.waitUntil(showPush(push));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const target = new URL(event.notification.data?.url ?? "/", self.location.origin).href;
+  event.waitUntil((async () => {
+    const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+    const there = windows.find((client) => client.url === target);
+    if (there) return there.focus();
+    for (const client of windows) {
+      try {
+        const moved = await client.navigate(target);
+        if (moved) return moved.focus();
+      } catch {
+        // Not controlled by this worker: it cannot be taken there; try the next, or open one.
+      }
+    }
+    return self.clients.openWindow(target);
+  })());
 });

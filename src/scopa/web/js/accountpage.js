@@ -1,6 +1,7 @@
 // Accounts, optional: register, log in, log out, change the password, see and end sessions
-// ("#/account"), loaded by js/account.js when first opened. The server checks the Origin of
-// every write it authorises.
+// ("#/account"), loaded by js/account.js when first opened, and the browser's notifications
+// while the room is closed (js/push.js). The server checks the Origin of every write it
+// authorises.
 
 import { showAccountLink, whoAmI } from "./account.js";
 import { agentWords } from "./agents.js";
@@ -9,6 +10,7 @@ import { askToNotify, mayAskToNotify } from "./callback.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { modalDialog } from "./modal.js";
+import { pushPanel } from "./push.js";
 
 function field(id, labelKey, attributes) {
   return h("label", { class: "field", for: id }, h("span", {}, t(labelKey)),
@@ -24,10 +26,13 @@ export function showAccount(main) {
   // Deleting the account is asked in a dialog, with the password again; its refusal shows there.
   let deleting = false;
   let deleteProblem = null;
+  let push = null; // the notifications' panel, once logged in
 
   async function load() {
     me = await whoAmI(true);
     sessions = me ? await api("/account/sessions").catch(() => []) : [];
+    if (me && !push) push = pushPanel(() => render());
+    if (!me) push = null;
     render();
     showAccountLink();
   }
@@ -99,7 +104,7 @@ export function showAccount(main) {
           : h("button", { type: "button", class: "revoke", onclick: () =>
             attempt(() => request("DELETE", `/account/sessions/${session.id}`)) },
           t("account.revoke"))))));
-    return [about, password, list, yourData()];
+    return [about, push?.view(), password, list, yourData()];
   }
 
   // Your data: the download (a plain link: the browser saves the server's attachment with
@@ -174,7 +179,8 @@ export function showAccount(main) {
   let shown = "";
 
   function render(force = false) {
-    const state = JSON.stringify({ me, sessions, problem, done, deleting, deleteProblem });
+    const state = JSON.stringify({ me, sessions, problem, done, deleting, deleteProblem,
+      push: push?.state() });
     if (!force && state === shown) return;
     shown = state;
     // Names typed survive a redraw (after a refused login, say); passwords never do.
