@@ -21,7 +21,10 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
+from scopa.server.push.keys import read_key_file
 from scopa.server.push.sender import topic
 from scopa.server.push.settings import PushSettings
 from scopa.server.social.settings import SocialSettings
@@ -326,3 +329,32 @@ async def test_the_download_lists_subscriptions_without_keys_and_deletion_remove
                                                json={"password": "a good password"})
         assert deleted.status_code == 204, deleted.text
     assert await stored(room) == []
+
+
+async def test_a_key_file_signs_instead_of_the_rooms_own(
+    tmp_path: Path, receiver: Receiver
+) -> None:
+    key = ec.generate_private_key(ec.SECP256R1())
+    pem = tmp_path / "vapid.pem"
+    pem.write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                      serialization.PrivateFormat.PKCS8,
+                                      serialization.NoEncryption()))
+    public = b64url(key.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint))
+    async with running_server(room_settings(tmp_path, receiver, vapid_key=pem)) as room:
+        receiver.room_key = await room_key(room)
+        assert receiver.room_key == public
+        async with person(room.url, "Bea", online=False) as bea:
+            assert (await bea.post("/api/push/subscriptions",
+                                   receiver.browser("bea").subscription()))[0] == 201
+            pusher = room.app.state.pusher
+            assert await pusher.notify(await account_id(room, "Bea"), "challenge", "c1",
+                                       {"name": "Ada"}, "/") == 1
+            [push] = await receiver.wait_for(1)
+            assert push.payload["kind"] == "challenge" and not receiver.refused
+    other = tmp_path / "rsa.pem"
+    other.write_bytes(rsa.generate_private_key(65537, 2048).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption()))
+    with pytest.raises(ValueError, match="a VAPID key is a P-256"):
+        read_key_file(other)

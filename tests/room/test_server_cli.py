@@ -25,6 +25,9 @@ from scopa.cli import main
         (["--review-queue", "-2"], "--review-queue must be 1 or more"),
         (["--review-per-address", "many"], "--review-per-address must be limits"),
         (["--review-per-account", "1/fortnight"], "--review-per-account must be limits"),
+        (["--vapid-key", "/no/such/key.pem"], "--vapid-key /no/such/key.pem: not a readable"),
+        (["--vapid-key", __file__], "not a readable PEM private key"),
+        (["--push-subject", "me"], "--push-subject must be a mailto: or https:// address"),
     ],
 )
 def test_bad_arguments_are_one_line_and_status_2(
