@@ -12,9 +12,10 @@ person does on ``#/offline``:
   starting Pyodide for the first time in this browser) and then warm (a new tab, everything
   from the Cache Storage bucket);
 - plays ``--matches`` matches out (the first legal card each turn) and reads each bot move's
-  time from the worker's ``scopa:bot-move`` User Timing measures; the same positions, replayed
-  from the matches' records, are timed natively with the master at the same fixed work
-  (``time_budget=None``), in this process;
+  time from the worker's ``scopa:bot-move`` User Timing measures. The page's table seeds are
+  fixed, so the same tables are made again natively in this process (``LocalTable`` with the
+  same seed, sent the person's moves from the matches' records) and each bot move is timed the
+  same way, and checked to be the move the worker's master chose;
 - counts the page's main-thread long tasks (the Long Tasks API) while the master searches:
   the goal is none over 50 ms.
 
@@ -40,9 +41,8 @@ from typing import Any
 from harness import machine
 from playwright.sync_api import BrowserContext, CDPSession, Page, sync_playwright
 
-from scopa import Game, Rules
-from scopa.players import MasterPlayer
-from scopa.players.outlook import outlook
+from scopa import Rules
+from scopa.local_table import LocalTable
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
@@ -55,6 +55,17 @@ new PerformanceObserver((list) => {
 }).observe({ type: "longtask", buffered: true });
 """
 """Every main-thread task over 50 ms the page runs, with its start, kept for the run to read."""
+FIX_SEEDS = """
+const drawn = crypto.getRandomValues.bind(crypto);
+let next = %d;
+crypto.getRandomValues = (array) => {
+  if (!(array instanceof Uint32Array) || array.length !== 2) return drawn(array);
+  array.set([next++, 0]);
+  return array;
+};
+"""
+"""The seeds js/offlineplay.js draws for its tables (two 32-bit numbers, ``a * 2**20 + (b >>>
+12)``), fixed so that the same tables can be made again natively and timed move for move."""
 PLAY_AND_TIME = """() => new Promise((resolve) => {
   const pressed = performance.now();
   new MutationObserver((_, observer) => {
@@ -100,9 +111,19 @@ def count_bytes(session: CDPSession) -> dict[str, int]:
     return received
 
 
-def offline_page(context: BrowserContext, url: str) -> Page:
+def table_seed(number: int) -> int:
+    """The seed of the table of match ``number``, as the page makes it from FIX_SEEDS'."""
+    return (FIRST_SEED + number) * 2**20
+
+
+FIRST_SEED = 1000
+
+
+def offline_page(context: BrowserContext, url: str, number: int) -> Page:
+    """A new tab on offline play, whose first table is match ``number``'s."""
     page = context.new_page()
     page.add_init_script(WATCH_LONG_TASKS)
+    page.add_init_script(FIX_SEEDS % (FIRST_SEED + number))
     page.goto(f"{url}/#/offline")
     page.wait_for_selector("#offline-download, #offline-play")
     return page
@@ -148,25 +169,28 @@ def play_out(page: Page, records_before: int) -> float:
             timeout=MOVE_WAIT_MS)
 
 
-def native_times(records: list[dict[str, Any]], person: int = 0) -> list[float]:
-    """The master's seconds a move, natively, on every position a bot moved at in ``records``
-    (the same deals and moves), at the worker's fixed work."""
+def native_times(records: list[dict[str, Any]]) -> tuple[list[float], int]:
+    """Each bot move's seconds, natively: the same tables (their seeds), sent the person's
+    moves of ``records``, each bot move timed as the worker times it (``play_bot``: the
+    master's choice and the messages it makes); and how many of the bots' moves differ from
+    the worker's (none, if the same core chose the same)."""
     times: list[float] = []
+    differ = 0
     for number, record in enumerate(records):
-        rules = Rules.from_dict(record["rules"])
-        outlook(rules)  # made before the first move, as the worker's LocalTable.prepare does
-        replayed = Game.new(rules, seed=record["seed"], deck=record.get("deck"))
-        master = MasterPlayer(seed=number, time_budget=None)
+        table = LocalTable(Rules.from_dict(record["rules"]), ["master"], table_seed(number))
+        table.receive({"type": "hello", "continues": False})
+        table.prepare()
         for move in record["moves"]:
-            seat = replayed.to_move
-            assert seat is not None
-            if seat != person:
-                view = replayed.view(seat)
+            if table.bot_to_move():
                 started = time.perf_counter()
-                master.choose(view)
+                table.play_bot()
                 times.append(time.perf_counter() - started)
-            replayed.play(move, seat)
-    return times
+                differ += str(table.game.moves[-1]) != move
+            elif table.receive({"type": "move", "move": move,
+                                "version": table.version})[0]["type"] == "error":
+                sys.exit(f"match {number}: the person's move {move} is refused natively: "
+                         "this table is not the page's")
+    return times, differ
 
 
 def p95(seconds: list[float]) -> float:
@@ -207,7 +231,7 @@ def main() -> None:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 context = browser.new_context(viewport={"width": 1280, "height": 800})
-                page = offline_page(context, url)
+                page = offline_page(context, url, 0)
                 received = count_bytes(context.new_cdp_session(page))
                 offered = page.evaluate("fetch('/api/offline').then((a) => a.json())")
                 if not offered["installed"]:
@@ -226,7 +250,7 @@ def main() -> None:
                 worker_times: list[float] = []
                 pages = [page]
                 for number in range(1, options.matches):
-                    tab = offline_page(context, url)  # the shell from the service worker
+                    tab = offline_page(context, url, number)  # the shell from the worker
                     pages.append(tab)
                     warm.append(start(tab, options.target))
                     tasks.append(long_tasks(tab, play_out(tab, number)))
@@ -238,7 +262,7 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait(30)
-    native = native_times(records)
+    native, differ = native_times(records)
     total = offered["bytes"]
     print(f"loopback, headless Chromium, Pyodide {offered['pyodide']}, {len(records)} matches "
           f"against the master to {options.target}")
@@ -247,7 +271,8 @@ def main() -> None:
     print(f"first card: cold {cold:.0f} ms (the runtime just downloaded); warm "
           + (", ".join(f"{ms:.0f}" for ms in warm) or "none") + " ms (a new tab; goal 2,000)")
     print(f"master in the worker: {percentiles(worker_times)}")
-    print(f"master natively:      {percentiles(native)}")
+    print(f"master natively:      {percentiles(native)}; {differ} of its moves differ from the"
+          " worker's")
     if worker_times and native:
         ratio = p95(worker_times) / p95(native)
         print(f"p95 ratio worker/native {ratio:.2f} (goal at most 3)")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
 import httpx
@@ -247,3 +248,77 @@ def test_only_the_workers_script_may_compile_webassembly(web_server: str) -> Non
         policy = other.headers["content-security-policy"]
         assert "wasm-unsafe-eval" not in policy and "blob:" not in policy
 
+
+
+SNAPSHOT_URL = "/offline/python-memory-snapshot"
+SNAPSHOT = """async () => {
+  const name = (await caches.keys()).find((n) => n.startsWith("offline-runtime:"));
+  const kept = name && await (await caches.open(name)).match("SNAPSHOT_URL");
+  if (!kept) return null;
+  const body = new Uint8Array(await kept.arrayBuffer());
+  const sha = [...new Uint8Array(await crypto.subtle.digest("SHA-256", body))]
+    .map((b) => b.toString(16).padStart(2, "0")).join("");
+  return { size: body.length, sha, kept_sha: kept.headers.get("X-SHA-256") };
+}""".replace("SNAPSHOT_URL", SNAPSHOT_URL)
+"""The Python memory snapshot the worker keeps in the bucket: its size, its hash and the hash
+kept with it."""
+SPOIL_SNAPSHOT = """async ([path, honest]) => {
+  const name = (await caches.keys()).find((n) => n.startsWith("offline-runtime:"));
+  const cache = await caches.open(name);
+  const body = crypto.getRandomValues(new Uint8Array(1 << 16));
+  const sha = [...new Uint8Array(await crypto.subtle.digest("SHA-256", body))]
+    .map((b) => b.toString(16).padStart(2, "0")).join("");
+  await cache.put(path, new Response(body, { headers: { "X-SHA-256": honest ? sha : "0" } }));
+  return sha;
+}"""
+"""Put 64 KiB of noise where the snapshot is, with its own hash (``honest``: it passes the
+check and fails only as Python starts from it) or with a wrong one."""
+
+
+def kept_snapshot(page: Page, not_sha: str | None = None) -> dict[str, Any]:
+    """The snapshot once the worker has kept a whole one (other than ``not_sha``): it is
+    written after the first card, while the match starts."""
+    deadline = time.monotonic() + 60
+    while True:
+        kept = page.evaluate(SNAPSHOT)
+        if kept and kept["sha"] == kept["kept_sha"] and kept["sha"] != not_sha:
+            return dict(kept)
+        assert time.monotonic() < deadline, kept
+        page.wait_for_timeout(50)
+
+
+def test_python_starts_from_a_kept_snapshot_and_a_bad_one_is_made_again(
+    browser: Browser, web_server: str
+) -> None:
+    """The first boot keeps a snapshot of Python's start in the bucket; a later tab's boot
+    starts from it. One that fails its hash, or passes it and fails to start, is thrown away:
+    the match is dealt all the same, and a whole snapshot is kept in its place."""
+    base = web_server.rstrip("/")
+    page = offline_page(browser, base).page
+    download(page)
+    assert page.evaluate(SNAPSHOT) is None  # made by a boot, never downloaded
+    start_match(page, "random")
+    first = kept_snapshot(page)
+    assert first["size"] > 10_000_000, first
+    play_and_see_the_answer(page)
+
+    # A new tab starts from it: it stays as it was (a snapshot made again differs, byte for
+    # byte, from the last).
+    tab = page.context.new_page()
+    tab.set_viewport_size(DESKTOP)
+    tab.goto(f"{base}/#/offline")
+    start_match(tab, "random")
+    play_and_see_the_answer(tab)
+    assert kept_snapshot(tab) == first
+    tab.close()
+
+    for honest in (True, False):
+        noise = page.evaluate(SPOIL_SNAPSHOT, [SNAPSHOT_URL, honest])
+        tab = page.context.new_page()
+        tab.set_viewport_size(DESKTOP)
+        tab.goto(f"{base}/#/offline")
+        start_match(tab, "random")
+        play_and_see_the_answer(tab)
+        again = kept_snapshot(tab, not_sha=noise)
+        assert again["size"] > 10_000_000, (honest, again)
+        tab.close()

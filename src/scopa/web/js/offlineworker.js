@@ -50,6 +50,47 @@ async function keptFiles(bucket) {
 const blobUrl = (body, type) => URL.createObjectURL(new Blob([body], { type }));
 const typeOf = (name) => TYPES[name.split(".").pop()] ?? "application/octet-stream";
 
+// Python's own start (its interpreter made, its first modules imported) is most of a boot:
+// about 2 s of the 2.5 s to the first card. The first boot in a browser keeps a snapshot of
+// the interpreter's memory just after it (Pyodide's memory snapshots), in the bucket beside
+// the files; every later boot starts from it, in about a tenth of that time. It is made here,
+// not downloaded (it belongs to this Pyodide build and this browser), kept with its SHA-256,
+// and one that fails its hash or its start is thrown away and Python starts from nothing,
+// making a new one. Taken before any scopa code runs, so it holds only Pyodide's own start;
+// a snapshot fixes Python's string hashing seed, which no choice of the core or the bots
+// depends on (tests/offline's differential test plays the same moves as native CPython,
+// which seeds it at random).
+const SNAPSHOT = "/offline/python-memory-snapshot";
+
+async function keptSnapshot(cache) {
+  const kept = await cache.match(SNAPSHOT);
+  if (!kept) return null;
+  const body = new Uint8Array(await kept.arrayBuffer());
+  if (await digestHex(body) === kept.headers.get("X-SHA-256")) return body;
+  await cache.delete(SNAPSHOT);
+  return null;
+}
+
+async function startPython(loadPyodide, settings, bucket) {
+  const cache = await caches.open(bucket);
+  const snapshot = await keptSnapshot(cache);
+  if (snapshot) {
+    try {
+      return await loadPyodide({ ...settings, _loadSnapshot: snapshot });
+    } catch (error) {
+      console.warn(`offline play's Python snapshot did not start (${error}): starting afresh`);
+      await cache.delete(SNAPSHOT);
+    }
+  }
+  const pyodide = await loadPyodide({ ...settings, _makeSnapshot: true });
+  const made = pyodide.makeMemorySnapshot();
+  // Kept while the match starts: the first card does not wait for 30 MB to be written.
+  digestHex(made).then((sha) => cache.put(SNAPSHOT, new Response(made, {
+    headers: { "Content-Type": "application/octet-stream", "X-SHA-256": sha } })))
+    .catch((error) => console.warn(`offline play's Python snapshot was not kept (${error})`));
+  return pyodide;
+}
+
 async function boot({ bucket, table: options, delay: wanted }) {
   const started = performance.now();
   if (wanted) delay = wanted;
@@ -66,13 +107,14 @@ async function boot({ bucket, table: options, delay: wanted }) {
   };
   const { loadPyodide } = await import(blobUrl(files["pyodide/pyodide.mjs"], TYPES.mjs));
   const asm = await import(blobUrl(files["pyodide/pyodide.asm.mjs"], TYPES.mjs));
-  const pyodide = await loadPyodide({
+  const settings = {
     indexURL: INDEX,
     createPyodideModule: asm.default,
     lockFileContents: JSON.parse(new TextDecoder().decode(files["pyodide/pyodide-lock.json"])),
     stdout: () => {},
     stderr: (line) => console.warn(line),
-  });
+  };
+  const pyodide = await startPython(loadPyodide, settings, bucket);
   pyodide.unpackArchive(files[summary.wheel], "wheel");
   pyodide.globals.set("table_json", JSON.stringify(options));
   table = pyodide.runPython(`
