@@ -13,6 +13,7 @@ once; a tournament's players are pushed its start once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -23,12 +24,15 @@ import pytest
 import sqlalchemy as sa
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
+from sqlalchemy.ext.asyncio import AsyncConnection
 
+from scopa.server.push import queries as push_queries
 from scopa.server.push.keys import read_key_file
 from scopa.server.push.sender import topic
 from scopa.server.push.settings import PushSettings
 from scopa.server.social.settings import SocialSettings
 from scopa.server.store.schema import accounts, push_subscriptions
+from scopa.server.store.storage import Storage, now
 
 from .push_receiver import Browser, Receiver, b64url, unb64url
 from .server_support import (
@@ -38,6 +42,7 @@ from .server_support import (
     fresh_redis,
     running_server,
     settings_for,
+    sqlite_url,
     subprocess_server,
 )
 from .test_social import person
@@ -358,3 +363,31 @@ async def test_a_key_file_signs_instead_of_the_rooms_own(
         serialization.NoEncryption()))
     with pytest.raises(ValueError, match="a VAPID key is a P-256"):
         read_key_file(other)
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
+async def test_two_writers_noting_one_event_at_once_push_it_once(
+    engine: str, tmp_path: Path
+) -> None:
+    """Two processes (each with its own storage) that hear one event at once: one of them is
+    told it is the first, the other that it was pushed already."""
+    async with contextlib.AsyncExitStack() as stack:
+        url = (sqlite_url(tmp_path / "room.db") if engine == "sqlite"
+               else await stack.enter_async_context(fresh_postgres()))
+        first, second = Storage(url), Storage(url)
+        for storage in (first, second):
+            await storage.open()
+            stack.push_async_callback(storage.close)
+
+        async def make(connection: AsyncConnection) -> int:
+            made = await connection.execute(accounts.insert().values(
+                name="Bea", name_key="bea", password_hash="x", created_at=now()))
+            assert made.inserted_primary_key is not None
+            return int(made.inserted_primary_key[0])
+
+        bea = await first.write(make)
+        for event in ("challenge:a", "tournament_start:7", "your_turn:T1:12"):
+            told = await asyncio.gather(*(
+                push_queries.first_time(storage, bea, event, now())
+                for storage in (first, second, first, second)))
+            assert sorted(told) == [False, False, False, True], (event, told)
