@@ -6,6 +6,8 @@ refused with the room's sentence, kept, shown on offline play's screen and not s
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Browser, Page, expect
 
 from .test_web_offline_play import (
@@ -96,6 +98,20 @@ def test_a_match_played_offline_is_uploaded_once_online_and_logged_in(
         headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
         .then(async (a) => [a.status, await a.text()])""", body)  # fmt: skip
     assert again[0] == 409, again  # stored already: a second upload changes nothing
+
+    # In the profile's recent matches, its replay link opens it, step by step, the seats as
+    # played (no review: the master reviews the room's matches).
+    page.goto(f"{base}/#/p/{name}")
+    link = page.locator("#recent a.replay-link").first
+    expect(link).to_have_attribute("href", re.compile(r"^/?#/offline/\d+$"))
+    link.click()
+    expect(page.locator("#replay-step")).to_be_visible()
+    expect(page.locator(".replay-head")).to_contain_text(name)
+    page.click("#replay-last")
+    expect(page.locator("#replay-winner")).to_be_visible()
+    assert page.locator("#review").count() == 0
+    assert re.search(r"#/offline/\d+$", page.locator("#replay-link").input_value())
+    page.goto(f"{base}/#/offline")
 
     # A copy under another id is the same match (409: marked uploaded); a record made illegal
     # is refused with the room's sentence, kept with it, shown, and not sent again.

@@ -4,7 +4,8 @@
 // finished match's replay) and "#/puzzles" (puzzlelink.js, which loads puzzles.js;
 // replaylink.js loads replay.js alike),
 // "#/daily" (dailylink.js, which loads daily.js), "#/tournaments/ID" (tournamentlink.js, which
-// loads tournaments.js), "#/offline" (offlineplay.js).
+// loads tournaments.js), "#/offline" (offlineplay.js), "#/offline/ID" (an uploaded match's
+// replay, replaylink.js).
 
 import { showAccount, showAccountLink, whoAmI } from "./account.js";
 import { LOOKS } from "./api.js";
@@ -67,6 +68,9 @@ function route() {
   } else if (location.hash.match(/^#\/p\/./)) {
     screen = showProfile(main, decodeURIComponent(location.hash.slice(4)));
   } else if (location.hash.match(/^#\/m\/\d+$/)) screen = showReplay(main, location.hash.slice(4));
+  else if (location.hash.match(/^#\/offline\/\d+$/)) {
+    screen = showReplay(main, location.hash.slice(10), { offline: true });
+  }
   else screen = showLobby(main);
 }
 

@@ -34,7 +34,7 @@ function seatName(player) {
     ? `${player.name} (${t(`level.${player.level}`, {}, player.level)})` : player.name;
 }
 
-export function showReplay(main, matchId) {
+export function showReplay(main, matchId, { offline = false } = {}) {
   let replay = null;
   let step = 0;
   let problem = "";
@@ -291,7 +291,7 @@ export function showReplay(main, matchId) {
       go(replay.rounds[Number(event.target.value)].start) },
     replay.rounds.map((r, k) => h("option", { value: String(k), selected: r === round },
       t("replay.round", { round: r.number }))));
-    const share = new URL(`#/m/${matchId}`, location.href).href;
+    const share = new URL(`${offline ? "#/offline/" : "#/m/"}${matchId}`, location.href).href;
     // Redrawn as a whole (a poll of the review's progress too): the control that had the
     // focus gets it back, so a keyboard user is never thrown to the top of the page.
     const focused = document.activeElement?.id;
@@ -320,13 +320,13 @@ export function showReplay(main, matchId) {
       board(frame, round),
       step === last ? h("p", { class: "panel winner", id: "replay-winner" },
         resignedWords(), t("replay.winner", { name: sideNames()[replay.winner] })) : null,
-      reviewPanel()));
+      offline ? null : reviewPanel()));
     if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
   }
 
   async function load() {
     try {
-      replay = await api(`/replays/${matchId}`);
+      replay = await api(offline ? `/offline/matches/${matchId}` : `/replays/${matchId}`);
       // A deleted account's seat has no name: it reads "deleted player" in the reader's words.
       for (const player of replay.players) {
         if (player.deleted) player.name = t("account.deleted_player");

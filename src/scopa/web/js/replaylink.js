@@ -7,8 +7,10 @@ import { onDemand, standIn } from "./ondemand.js";
 
 const replayModule = onDemand("replay.js", "replay.css");
 
-// The screen for "#/m/ID", standing in until the module is there.
-export function showReplay(main, matchId) {
+// The screen for "#/m/ID" (or "#/offline/ID", a match played offline and uploaded: its
+// frames from GET /api/offline/matches/ID, and no review), standing in until the module is
+// there.
+export function showReplay(main, matchId, options = {}) {
   return standIn(main, h("section", { class: "panel" }, h("p", {}, t("replay.loading"))),
-    replayModule, (module) => module.showReplay(main, matchId));
+    replayModule, (module) => module.showReplay(main, matchId, options));
 }
