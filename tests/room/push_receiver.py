@@ -97,7 +97,8 @@ class Receiver:
             .not_valid_before(moment - datetime.timedelta(minutes=5))
             .not_valid_after(moment + datetime.timedelta(days=1))
             .add_extension(x509.SubjectAlternativeName(
-                [x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+                [x509.IPAddress(ipaddress.ip_address("127.0.0.1")), x509.DNSName("localhost")]),
+                critical=False)
             .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
             .sign(key, hashes.SHA256())
         )
@@ -110,9 +111,10 @@ class Receiver:
         context.load_cert_chain(self.cert, key_file)
         return context
 
-    def browser(self, name: str) -> Browser:
-        """A new browser whose endpoint is here."""
-        found = self.browsers[name] = Browser(f"{self.origin}/push/{name}")
+    def browser(self, name: str, host: str = "127.0.0.1") -> Browser:
+        """A new browser whose endpoint is here, by the address or by a name (``localhost``)."""
+        origin = self.origin.replace("127.0.0.1", host)
+        found = self.browsers[name] = Browser(f"{origin}/push/{name}")
         return found
 
     async def _push(self, request: web.Request) -> web.Response:
@@ -138,7 +140,7 @@ class Receiver:
         assert self.room_key is not None and parts["k"] == self.room_key, "not the room's key"
         assert Vapid02.verify(headers["Authorization"]), "the VAPID signature is wrong"
         claims = json.loads(unb64url(parts["t"].split(".")[1]))
-        assert claims["aud"] == self.origin, claims
+        assert claims["aud"] == f"https://{headers['Host']}", claims
         assert time.time() < claims["exp"] <= time.time() + 24 * 3600, claims
         assert claims["sub"].startswith(("mailto:", "https://")), claims
         assert headers["Content-Encoding"] == "aes128gcm"

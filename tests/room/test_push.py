@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from scopa.server.push import queries as push_queries
 from scopa.server.push.keys import read_key_file
 from scopa.server.push.sender import topic
 from scopa.server.push.settings import PushSettings
+from scopa.server.push.subscriptions import Subscription
 from scopa.server.social.settings import SocialSettings
 from scopa.server.store.schema import accounts, push_subscriptions
 from scopa.server.store.storage import Storage, now
@@ -391,3 +393,29 @@ async def test_two_writers_noting_one_event_at_once_push_it_once(
                 push_queries.first_time(storage, bea, event, now())
                 for storage in (first, second, first, second)))
             assert sorted(told) == [False, False, False, True], (event, told)
+
+
+async def test_a_post_to_the_loopback_is_refused_where_it_connects(
+    tmp_path: Path, receiver: Receiver
+) -> None:
+    """A subscription kept while its host was allowed (or a name that resolved elsewhere when
+    it was given) is not posted to once it is the loopback without the operator's leave: the
+    check is made again at each post, by the address and by the resolver."""
+    by_address, by_name = receiver.browser("address"), receiver.browser("name", "localhost")
+    for allowed, expected in (({"127.0.0.1", "localhost"}, ["address", "name"]), (set(), [])):
+        receiver.arrived.clear()
+        settings = replace(room_settings(tmp_path, receiver), sections=(PushSettings(
+            allow_hosts=frozenset(allowed), ca_file=receiver.cert),))
+        async with running_server(settings) as room:
+            receiver.room_key = await room_key(room)
+            async with person(room.url, f"Bea{len(allowed)}", online=False):
+                account = await account_id(room, f"Bea{len(allowed)}")
+                for browser in (by_address, by_name):
+                    body = browser.subscription()
+                    await push_queries.subscribe(room.room.storage, account, Subscription(
+                        body["endpoint"], body["keys"]["p256dh"], body["keys"]["auth"]),
+                        20, now())
+                assert await room.app.state.pusher.notify(account, "your_turn", "T", {},
+                                                          "/") == 2
+                await drained(room)
+        assert sorted(a.name for a in receiver.arrived) == expected and not receiver.refused
