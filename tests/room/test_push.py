@@ -123,14 +123,16 @@ async def test_a_challenge_reaches_a_person_whose_browser_is_closed_once(
         assert len(receiver.arrived) == 1 and not receiver.refused
         assert push.payload["kind"] == "challenge"
         assert push.payload["params"] == {"name": "Ada", "preset": "escoba", "rated": 0}
-        assert push.payload["url"] == f"/?challenge={sent['id']}"
+        assert push.payload["url"] == "/"
         assert push.payload["tag"] == f"challenge:{sent['id']}"
         assert push.headers["Topic"] == topic("challenge", sent["id"])
         assert push.headers["Urgency"] == "high"
         assert 0 < int(push.headers["TTL"]) <= 30  # worth delivering while it waits
-        # The page the notification opens shows the challenge, to be answered.
-        offer = await bea.get(f"/api/challenges/{sent['id']}")
-        assert (offer["id"], offer["from"]) == (sent["id"], "Ada")
+        # The page the notification opens is offered the challenge as its /ws/me opens.
+        await bea.open()
+        offer = await bea.wait_for(lambda m: m["type"] == "challenge")
+        assert (offer["id"], offer["from"], offer["preset"]) == (sent["id"], "Ada", "escoba")
+        await bea.close()
 
         # Cid takes no pushes: a person not in the room is still not challenged.
         status, refused = await ada.post("/api/challenges", {"name": "Cid"})

@@ -1,7 +1,8 @@
 """Web Push in Chromium (issue 36, item 6): a push delivered to the room's service worker
 through the DevTools protocol (``ServiceWorker.deliverPushMessage``) is shown as a
 notification in the reader's language, a second one of the same challenge replaces it, and
-the notification's click takes the room's window to the challenge, which the page offers.
+the page the room opens is offered the challenge, and a notification's click takes the room's
+window where it says.
 
 Headless Chromium has no push service to subscribe with (``PushManager.subscribe`` asks
 Google's, which a test must not reach), so the subscription the room keeps is one made here
@@ -16,6 +17,7 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -109,36 +111,43 @@ def test_a_push_is_shown_in_the_readers_language_and_its_click_opens_the_challen
         sent = ada.post("/api/challenges", json={"name": "Bea", "preset": "escoba"})
         assert sent.status_code == 201, sent.text
         challenge = sent.json()["id"]
+        starts = (datetime.now(UTC) + timedelta(hours=2)).isoformat()
+        made = ada.post("/api/tournaments", json={"name": "Arena", "kind": "arena",
+                                                  "minutes": 30, "starts_at": starts})
+        assert made.status_code == 201, made.text
+        arena = made.json()["id"]
 
         page.reload()
         page.wait_for_function("() => navigator.serviceWorker.controller !== null",
                                timeout=WAIT_MS)
+        # The page opened after the challenge is offered it, as the notification's would be.
+        banner = page.locator(f".challenge-banner[data-challenge='{challenge}']")
+        expect(banner).to_contain_text("Ada ti sfida")
         # The account page wrote Bea's language for the worker; "Notify me" is there, unpressed.
         expect(page.locator("#push-subscribe")).to_have_text("Avvisami")
         push = {"kind": "challenge", "params": {"name": "Ada", "preset": "escoba", "rated": 0},
-                "url": f"/?challenge={challenge}", "tag": f"challenge:{challenge}", "sent": 1}
+                "url": "/", "tag": f"challenge:{challenge}", "sent": 1}
         deliver(page, base, push)
         [shown] = shown_once(page, ["Ada ti sfida"])
         assert shown == {"title": "Ada ti sfida", "body": "Escoba: rispondi entro il minuto.",
                          "tag": f"challenge:{challenge}",
-                         "data": {"url": f"/?challenge={challenge}"}}
+                         "data": {"url": "/"}}
         # The same challenge again replaces it: one notification per match and kind.
         deliver(page, base, {**push, "sent": 2})
         page.wait_for_function("""() => navigator.serviceWorker.ready
             .then((r) => r.getNotifications()).then((all) => all.length === 1)""")
-        deliver(page, base, {**push, "kind": "tournament_start", "tag": "tournament_start:4",
+        deliver(page, base, {**push, "kind": "tournament_start",
+                             "tag": f"tournament_start:{arena}",
                              "params": {"name": "Arena", "minutes": 5},
-                             "url": "/#/tournaments/4"})
+                             "url": f"/#/tournaments/{arena}"})
         shown_once(page, ["Ada ti sfida", "Arena inizia a breve"])
 
-        # Its click: the room's window is taken to the challenge, and the page offers it.
+        # The tournament's click: the room's window is taken to the tournament's page.
         [worker] = page.context.service_workers
         worker.evaluate("""(tag) => self.registration.getNotifications({tag})
             .then(([notification]) => self.dispatchEvent(
                 new NotificationEvent("notificationclick", {notification})))""",
-                        f"challenge:{challenge}")
-        page.wait_for_url(f"{base}/?challenge={challenge}*")
-        banner = page.locator(f".challenge-banner[data-challenge='{challenge}']")
-        expect(banner).to_contain_text("Ada ti sfida")
-        assert [n["tag"] for n in notifications(page)] == ["tournament_start:4"]
+                        f"tournament_start:{arena}")
+        page.wait_for_url(f"{base}/#/tournaments/{arena}")
+        shown_once(page, ["Ada ti sfida"])
         watched.check()

@@ -21,8 +21,8 @@
 // language, the one the account page wrote to the "push" cache (js/push.js), else the
 // browser's, with the words of i18n/push/<language>.json (kept with the shell) and the games'
 // names of the main catalogue; its tag replaces the last notification of that match and kind.
-// A click focuses a window already at its URL, or takes one of the room's windows there, or
-// opens one (lila's service worker).
+// A click focuses a window already at its URL (any of the room's for "/"), or takes one of
+// the room's windows there, or opens one (lila's service worker).
 
 const PREFIX = new URL("./", self.location.href).pathname;
 const SHELL = `shell:${PREFIX}`;
@@ -170,7 +170,10 @@ self.addEventListener("notificationclick", (event) => {
   const target = new URL(event.notification.data?.url ?? "/", self.location.origin).href;
   event.waitUntil((async () => {
     const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
-    const there = windows.find((client) => client.url === target);
+    // The room's own page ("/": a challenge, which every page of the room is offered) is any
+    // window of the room; another (a table, a tournament) is the window already there.
+    const root = new URL("/", self.location.origin).href;
+    const there = windows.find((client) => client.url === target || target === root);
     if (there) return there.focus();
     for (const client of windows) {
       try {

@@ -67,6 +67,10 @@ class Book(Protocol):
     async def get(self, challenge_id: str) -> Challenge | None:
         """The challenge, open or settled (not past :data:`KEEP_SECONDS`), or None."""
 
+    async def open_to(self, account_id: int) -> list[Challenge]:
+        """The challenges to ``account_id`` still open and waiting: those a page of theirs
+        opened after they were sent (from a challenge's notification) is offered."""
+
     async def settle(self, challenge: Challenge, state: str) -> Challenge | None:
         """Settle the open ``challenge`` as ``state``; the settled challenge, or None if it
         was settled already (or, for an answer, has expired)."""
@@ -96,6 +100,11 @@ class LocalBook:
     async def get(self, challenge_id: str) -> Challenge | None:
         return self._kept.get(challenge_id)
 
+    async def open_to(self, account_id: int) -> list[Challenge]:
+        now = self._clock()
+        return [kept for kept in self._kept.values()
+                if kept.to_id == account_id and kept.state == "open" and kept.expires > now]
+
     async def settle(self, challenge: Challenge, state: str) -> Challenge | None:
         held = self._kept.get(challenge.id)
         if held is None or held.state != "open":
@@ -110,6 +119,8 @@ class LocalBook:
 _ADD: Final = """
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[3]) then return 0 end
 redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[4])
+redis.call('SADD', KEYS[3], ARGV[1])
+if redis.call('PTTL', KEYS[3]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[3], ARGV[3]) end
 return 1
 """
 _SETTLE: Final = """
@@ -140,13 +151,18 @@ class RedisBook:
         return f"{PREFIX}challenge:{challenge_id}"
 
     @staticmethod
+    def _to(account_id: int) -> str:
+        """The ids of the challenges sent to an account, kept while the last may wait."""
+        return f"{PREFIX}challenges-to:{account_id}"
+
+    @staticmethod
     def _pair(challenge: Challenge) -> str:
         return f"{PREFIX}challenge-pair:{challenge.from_id}:{challenge.to_id}"
 
     async def add(self, challenge: Challenge) -> bool:
         left = max(1, int((challenge.expires - self._clock()) * 1000))
         added = await self._add(
-            keys=[self._pair(challenge), self._key(challenge.id)],
+            keys=[self._pair(challenge), self._key(challenge.id), self._to(challenge.to_id)],
             args=[challenge.id, json.dumps(asdict(challenge)), left,
                   left + int(KEEP_SECONDS * 1000)],
         )
@@ -155,6 +171,15 @@ class RedisBook:
     async def get(self, challenge_id: str) -> Challenge | None:
         kept = await self._redis.get(self._key(challenge_id))
         return None if kept is None else Challenge(**json.loads(kept))
+
+    async def open_to(self, account_id: int) -> list[Challenge]:
+        ids = sorted(await self._redis.smembers(self._to(account_id)))
+        if not ids:
+            return []
+        now = self._clock()
+        kept = await self._redis.mget([self._key(str(each)) for each in ids])
+        found = [Challenge(**json.loads(value)) for value in kept if value]
+        return [c for c in found if c.state == "open" and c.expires > now]
 
     async def settle(self, challenge: Challenge, state: str) -> Challenge | None:
         settled = await self._settle(

@@ -4,8 +4,8 @@ target, deck look and rated or casual chosen; the other accepts or declines, or 
 
 A person not in the room (no page of it open) is challenged only when their browsers take
 challenge pushes (Web Push's calls, handed in by the list of parts): they are pushed the
-challenge once, worth delivering while it waits, and its notification opens the room on it
-(``/?challenge=ID``, read with :meth:`Challenges.shown`).
+challenge once, worth delivering while it waits, and its notification opens the room, whose
+``/ws/me`` offers each challenge still waiting as it opens (:meth:`Challenges.open_to`).
 
 Every refusal is checked before anything is kept or told, and says why in one sentence
 (:class:`~..common.errors.LobbyError`): oneself, an unknown name, a block either way, a player
@@ -63,6 +63,7 @@ class Challenges:
         self._timers: dict[str, asyncio.TimerHandle] = {}
         """The expiry of each challenge this process took, until it is settled."""
         self._tasks: set[asyncio.Task[None]] = set()
+        people.open_challenges = self.open_to
 
     @property
     def seconds(self) -> float:
@@ -145,14 +146,14 @@ class Challenges:
             await self.notify(
                 self.room, other.account_id, "challenge", challenge.id,
                 {"name": me.name, "preset": preset, "rated": int(rated and casual is None)},
-                f"/?challenge={challenge.id}", ttl=self.seconds, once=challenge.id,
+                "/", ttl=self.seconds, once=challenge.id,
             )
         return challenge
 
-    async def shown(self, me: Account, challenge_id: str) -> dict[str, Any]:
-        """The open challenge ``challenge_id`` to ``me`` as its offer (what a page opened from
-        its push shows), or the refusal that says why it cannot be answered."""
-        return (await self.answerable(me, challenge_id)).offer(time.time())
+    async def open_to(self, account_id: int) -> list[dict[str, Any]]:
+        """The challenges to ``account_id`` still waiting, as offers."""
+        moment = time.time()
+        return [challenge.offer(moment) for challenge in await self.book.open_to(account_id)]
 
     async def check_newcomers(self, me: Account, other: social_queries.Named) -> None:
         """Refuse (403, ``new_account``) a rated challenge from or to an account that has not

@@ -28,7 +28,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections.abc import Collection
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any, Final
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -63,6 +63,10 @@ REFRESH_GAP: Final = 2.0
 a busy lobby costs a reading of the lists every 2 s at most, not one per change."""
 
 
+async def _no_challenges(account_id: int) -> list[dict[str, Any]]:
+    return []
+
+
 def person_of(account_id: int) -> str:
     """The key a logged-in person goes by in the hub and in :mod:`.presence`."""
     return f"account:{account_id}"
@@ -94,6 +98,10 @@ class PeopleFeed:
         not sent again."""
         self._lapses: asyncio.Task[None] | None = None
         self.places = SocketPlaces(MAX_SOCKETS, PER_ADDRESS)
+        self.open_challenges: Callable[[int], Awaitable[list[dict[str, Any]]]] = _no_challenges
+        """The challenges to an account still waiting, as offers (the challenges' own, given
+        by :class:`.challenges.Challenges`): sent to each page as it opens, so that a page
+        opened from a challenge's notification is offered it."""
         self._numbers = itertools.count()
         self._refreshing: asyncio.Task[None] | None = None
         self._again = False
@@ -241,6 +249,8 @@ class PeopleFeed:
             await self._came(person, number, account.id)
             await socket.send_text(encode({"type": "me", "name": account.name}))
             await self.send_friends(person)
+            for offer in await self.open_challenges(account.id):
+                await socket.send_text(encode({"type": "challenge", **offer}))
             await read_until_closed(socket, "/ws/me takes no messages")
         except WebSocketDisconnect:
             pass

@@ -11,7 +11,7 @@ sentence and changes nothing. What changes a person's list of friends is told to
 from __future__ import annotations
 
 import time
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Final, Literal
 
 from fastapi import APIRouter, Depends, Path
 from pydantic import BaseModel, Field, StringConstraints
@@ -203,13 +203,6 @@ async def challenge(body: NewChallenge, me: Me, desk: Desk) -> ChallengeView:
     sent = await desk.send(me, body.name, body.preset, body.target, body.look, body.rated)
     offer = sent.offer(time.time())
     return ChallengeView(**{key: offer[key] for key in ChallengeView.model_fields})
-
-
-@router.get("/challenges/{challenge_id}")
-async def challenge_offer(challenge_id: ChallengeId, me: Me, desk: Desk) -> dict[str, Any]:
-    """An open challenge made to you, as ``/ws/me`` offers it: what a page opened from its
-    notification shows, to be accepted or declined."""
-    return await desk.shown(me, challenge_id)
 
 
 @router.post("/challenges/{challenge_id}/accept")

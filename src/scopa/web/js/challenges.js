@@ -37,6 +37,10 @@ function goToTable(code, token) {
 }
 
 function offered(challenge) {
+  // Offered again by a /ws/me that opened again (it offers every challenge still waiting).
+  if (document.querySelector(`.challenge-banner[data-challenge="${CSS.escape(challenge.id)}"]`)) {
+    return;
+  }
   const ends = Date.now() + challenge.expires_in * 1000;
   const left = h("span", { class: "left" });
   const problem = h("p", { class: "problem", role: "alert", hidden: true });

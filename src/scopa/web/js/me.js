@@ -61,13 +61,6 @@ export async function keepMe() {
     },
   });
   socket = opened;
-  // Opened from a challenge's notification (sw.js): that challenge, offered as /ws/me would.
-  const pushed = new URLSearchParams(location.search).get("challenge");
-  if (pushed) {
-    fetch(`/api/challenges/${encodeURIComponent(pushed)}`)
-      .then((answer) => answer.ok && answer.json())
-      .then((offer) => offer && deliver({ type: "challenge", ...offer }));
-  }
 }
 
 window.addEventListener("hashchange", keepMe);
