@@ -274,6 +274,11 @@ async def test_two_processes_push_a_challenge_once(tmp_path: Path, receiver: Rec
                 status, first = await ada.post("/api/challenges", {"name": "Bea"})
                 assert status == 201, first
                 await receiver.wait_for(1)
+                # Her page, opened on the other process, is offered the challenge (in Redis).
+                await bea.open()
+                offer = await bea.wait_for(lambda m: m["type"] == "challenge")
+                assert (offer["id"], offer["from"]) == (first["id"], "Ada")
+                await bea.close()
                 assert (await bea.post(f"/api/challenges/{first['id']}/decline"))[0] == 204
                 status, second = await ada.post("/api/challenges", {"name": "Bea"})
                 assert status == 201, second
