@@ -151,3 +151,21 @@ def test_a_push_is_shown_in_the_readers_language_and_its_click_opens_the_challen
         page.wait_for_url(f"{base}/#/tournaments/{arena}")
         shown_once(page, ["Ada ti sfida"])
         watched.check()
+
+
+def test_the_account_page_never_subscribes_on_load(browser: Browser, push_server: str) -> None:
+    base = push_server.rstrip("/")
+    watched = open_page(browser, f"{base}/#/", viewport=DESKTOP, worker=True)
+    page = watched.page
+    answer = page.request.post(f"{base}/api/account/register",
+                               data={"name": "Cid", "password": PASSWORD})
+    assert answer.status == 201
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.goto(f"{base}/#/account")
+    expect(page.locator("#push-subscribe")).to_have_text("Notify me")
+    expect(page.locator("#push")).to_contain_text("Notifications when the room is closed")
+    # Nothing asked of the browser or the room until the button is pressed.
+    assert page.evaluate("Notification.permission") == "default"
+    assert [url for url in asked if "/api/push/" in url] == []
+    watched.check()
