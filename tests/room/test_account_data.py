@@ -98,12 +98,16 @@ async def test_the_download_holds_the_accounts_data_and_no_secret(stored_server:
         assert answer.headers["content-type"].startswith("application/json")
         data = answer.json()
 
+    # The floors' sections, then each feature's in the list of parts' order (parts.py).
     assert list(data) == ["exported_at", "profile", "ratings", "rating_history", "matches",
                           "chat_messages", "chat_reports", "sessions", "seats", "sanctions",
-                          "follows", "blocks", "challenge_settings", "puzzle_ratings",
-                          "puzzle_tries", "tournament_entries", "daily_attempts",
-                          "offline_matches", "push_subscriptions", "push_choices",
-                          "sightings", "fair_play_marks"]
+                          "sightings", "fair_play_marks",
+                          "push_subscriptions", "push_choices",
+                          "puzzle_ratings", "puzzle_tries",
+                          "daily_attempts",
+                          "tournament_entries",
+                          "follows", "blocks", "challenge_settings",
+                          "offline_matches"]
     assert data["profile"]["id"] == anna_id and data["profile"]["name"] == "Anna"
     assert [(r["pool"], r["matches"]) for r in data["ratings"]] == [("scopa-2", 1)]
     assert [r["match_id"] for r in data["rating_history"]] == [match]

@@ -26,7 +26,7 @@ from .cluster.hub import RedisHub
 from .cluster.workers import RemoteBots
 from .common.hub import LocalHub, process_name
 from .common.settings import Settings
-from .feature import CLUSTER, ROOM, Built, Floors
+from .feature import ACCOUNT_DATA, CLUSTER, ROOM, Built, Floors
 from .http_guards import SECURITY_HEADERS, BodyLimit, SecurityHeaders
 from .parts import PARTS
 from .table.room import CardRoom
@@ -64,6 +64,7 @@ def create_app(
     )
     setattr(app.state, ROOM.name, room)
     setattr(app.state, CLUSTER.name, floors.cluster)
+    setattr(app.state, ACCOUNT_DATA.name, tuple(d for part in built for d in part.account_data))
     for part in built:
         for service, value in part.services.items():
             setattr(app.state, service.name, value)

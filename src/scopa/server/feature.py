@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
     from .cluster.cluster import Cluster
     from .common.settings import Settings
+    from .store.account_data import AccountData
     from .table.finished import Subscriber
     from .table.room import CardRoom, RecordSeal
 
@@ -39,6 +40,9 @@ ROOM: Service[CardRoom] = Service("room")
 """This process's tables, as a dependency of the routes."""
 CLUSTER: Service[Cluster] = Service("cluster")
 """This process's place among the room's processes, as a dependency of the routes."""
+ACCOUNT_DATA: Service[tuple[AccountData, ...]] = Service("account_data")
+"""Every part's account data, in the list's order: what an account's download reads and its
+deletion erases beside the floors' own."""
 
 Step = Callable[[], Awaitable[None]]
 """One step of a part's opening or closing."""
@@ -90,6 +94,9 @@ class Built:
     (:attr:`.table.room.CardRoom.record_seals`)."""
     held: Sequence[Callable[[], list[str]]] = ()
     """Leases this process keeps beside its tables' (:attr:`.cluster.cluster.Cluster.also_held`)."""
+    account_data: Sequence[AccountData] = ()
+    """What the part keeps about an account: its sections of the account's download and its
+    share of the account's deletion (its ``account_data.py``)."""
     opens: Sequence[Step] = ()
     closes: Sequence[Step] = ()
 

@@ -31,8 +31,9 @@ from ..common.errors import LobbyError
 from ..common.ratelimit import limit_storage
 from ..common.services import Service
 from ..common.settings import Settings
-from ..feature import ROOM
+from ..feature import ACCOUNT_DATA, ROOM
 from ..store import account_queries, deletion_queries, export_queries
+from ..store.account_data import AccountData
 from . import seatkeys
 from .accounts import (
     COOKIE,
@@ -60,6 +61,8 @@ def export_limiter(settings: Settings) -> MovingWindowRateLimiter:
 
 EXPORTS: Service[MovingWindowRateLimiter] = Service("export_limiter")
 """The downloads' limiter, as a dependency of the routes."""
+PartsData = Annotated[tuple[AccountData, ...], Depends(ACCOUNT_DATA)]
+"""What the features keep about an account, read and erased beside the floors' own."""
 
 
 @router.get("/export", response_class=Response, responses={
@@ -67,7 +70,7 @@ EXPORTS: Service[MovingWindowRateLimiter] = Service("export_limiter")
           "description": "a file to save: scopa-account-ID.json"}})
 async def export(
     request: Request, account: Me,
-    limiter: Annotated[MovingWindowRateLimiter, Depends(EXPORTS)],
+    limiter: Annotated[MovingWindowRateLimiter, Depends(EXPORTS)], parts: PartsData,
 ) -> Response:
     """Everything the room holds about your account, as one JSON file to save: profile,
     ratings and their history, matches (with their records where finished), the chat messages
@@ -79,7 +82,7 @@ async def export(
             raise LobbyError(429, f"too many downloads of your data (at most {limit}): wait a "
                              "little and try again",
                              code="too_many_downloads", params={"most": str(limit)})
-    data = await export_queries.everything(ROOM(request).storage, account.id)
+    data = await export_queries.everything(ROOM(request).storage, account.id, parts)
     for match in data["matches"]:
         # A record the room still seals (a daily deal's, until its day is over) is not given.
         if match.get("record") is not None and await ROOM(request).sealed(match["match"]):
@@ -102,7 +105,7 @@ class Deletion(BaseModel):
 
 @router.delete("", status_code=204)
 async def delete_account(
-    body: Deletion, request: Request, response: Response, account: Me
+    body: Deletion, request: Request, response: Response, account: Me, parts: PartsData
 ) -> None:
     """Delete your account, after your password. Your name shows as a deleted player in the
     matches you played and on the leaderboards, your sessions and the seats you hold go, and
@@ -113,7 +116,7 @@ async def delete_account(
     if stored is None or not await password_matches(body.password, stored):
         raise LobbyError(403, "the password is wrong: the account was not deleted",
                          code="wrong_password_delete")
-    held = await deletion_queries.delete_account(storage, account.id, clock(request))
+    held = await deletion_queries.delete_account(storage, account.id, clock(request), parts)
     try:
         await ROOM(request).account_deleted(account.id, held)
     except Exception:

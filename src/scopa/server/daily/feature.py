@@ -10,9 +10,11 @@ class Daily(Part):
     name = "daily"
 
     def build(self, floors: Floors) -> Built:
+        from .account_data import DAILY_DATA
         from .deals import DAILY, DailyDeals
         from .routes import router
 
         daily = DailyDeals(floors.room)
         return Built(routers=(router,), services={DAILY: daily}, match_ends=(daily.match_over,),
+                     account_data=(DAILY_DATA,),
                      record_seals=(daily.seal,), closes=(daily.close,))

@@ -23,11 +23,13 @@ class Offline(Part):
         from limits.aio.strategies import MovingWindowRateLimiter
 
         from ..common.ratelimit import limit_storage
+        from .account_data import OFFLINE_DATA
         from .files import OFFLINE_FILES, OfflineFiles
         from .routes import DOWNLOADS, UPLOADS, router
 
         files = OfflineFiles(floors.settings.section(settings.OfflineSettings).folder)
         downloads = MovingWindowRateLimiter(limit_storage(floors.settings.redis_url))
         uploads = MovingWindowRateLimiter(limit_storage(floors.settings.redis_url))
-        return Built(routers=(router,), services={OFFLINE_FILES: files, DOWNLOADS: downloads,
+        return Built(routers=(router,), account_data=(OFFLINE_DATA,),
+                     services={OFFLINE_FILES: files, DOWNLOADS: downloads,
                                                   UPLOADS: uploads})

@@ -37,6 +37,7 @@ class Push(Part):
         return settings.from_flags(args)
 
     def build(self, floors: Floors) -> Built:
+        from .account_data import PUSH_DATA
         from .routes import router
         from .sender import PUSHER, Pusher
 
@@ -44,6 +45,7 @@ class Push(Part):
                         floors.settings.redis_url)
         self._pushers[floors.room] = pusher
         return Built(routers=(router,), services={PUSHER: pusher}, opens=(pusher.open,),
+                     account_data=(PUSH_DATA,),
                      closes=(pusher.close,))
 
     async def notify(self, room: CardRoom, account_id: int, kind: str, subject: str,

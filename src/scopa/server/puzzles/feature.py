@@ -10,6 +10,7 @@ class Puzzles(Part):
     name = "puzzles"
 
     def build(self, floors: Floors) -> Built:
+        from .account_data import PUZZLES_DATA
         from .routes import router
 
-        return Built(routers=(router,))
+        return Built(routers=(router,), account_data=(PUZZLES_DATA,))

@@ -24,6 +24,7 @@ class Social(Part):
         self.notify = notify
 
     def build(self, floors: Floors) -> Built:
+        from .account_data import SOCIAL_DATA
         from .challenges import CHALLENGES, Challenges
         from .feed import PEOPLE, PeopleFeed
         from .routes import router
@@ -31,6 +32,7 @@ class Social(Part):
         people = PeopleFeed(floors.room, self.unlisted)
         challenges = Challenges(floors.room, people, self.reachable, self.notify)
         return Built(routers=(router,), sockets={"/ws/me": people.serve},
+                     account_data=(SOCIAL_DATA,),
                      services={PEOPLE: people, CHALLENGES: challenges},
                      match_ends=(people.match_ended,),
                      closes=(challenges.close, people.close))

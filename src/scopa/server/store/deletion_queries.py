@@ -14,16 +14,21 @@ is free again); the table in memory, on whichever process holds it, hears the sa
 :meth:`..table.room.CardRoom.account_deleted` and resigns the match it is playing, and the row
 written here is what a table loaded later finds. In the players of every match it played
 (finished, or being played at a table where it holds a seat) its seat's name becomes null with
-``"deleted": true``, which the web client shows as "deleted player"; it withdraws from every
-tournament not finished (so no director pairs a player who cannot sit down, issue 34, item 1);
-the names on the chat messages it wrote, its tournament entries, its daily deal attempts and
-its lines on finished tournaments' podiums are blanked; its follows, blocks (both ways),
-challenge setting, puzzle tries and uploaded offline matches go. The ratings its matches gave
+``"deleted": true``, which the web client shows as "deleted player"; the names on the chat
+messages it wrote are blanked, and where it was seen from goes. The ratings its matches gave
 others stay as they are, and so do its own, shown as a deleted player's.
+
+Each feature's share runs in the same transaction, as the feature declares it in its
+``account_data.py``: the tournaments withdraw it from every tournament not finished (so no
+director pairs a player who cannot sit down, issue 34, item 1) and blank its name on entries
+and finished podiums; the daily deal blanks its name on its attempts; its follows, blocks
+(both ways) and challenge setting, its puzzle tries and rating, its uploaded offline matches
+and its push subscriptions go.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
@@ -31,61 +36,29 @@ from typing import Any, Final
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from .account_data import AccountData
 from .export_queries import written_by
 from .schema import (
     account_matches,
     accounts,
-    blocks,
-    challenge_settings,
     chat_messages,
-    daily_attempts,
-    follows,
     matches,
-    offline_matches,
-    push_choices,
-    push_sent,
-    push_subscriptions,
-    puzzle_ratings,
-    puzzle_tries,
     seat_accounts,
     seats,
     sessions,
     sightings,
     tables,
-    tournament_players,
-    tournaments,
 )
 from .storage import Storage
 
 GONE: tuple[tuple[sa.Table, str], ...] = (
     (sessions, "account_id"),
     (seat_accounts, "account_id"),
-    (follows, "follower_id"),
-    (follows, "followed_id"),
-    (blocks, "blocker_id"),
-    (blocks, "blocked_id"),
-    (challenge_settings, "account_id"),
-    (puzzle_tries, "account_id"),
-    (puzzle_ratings, "account_id"),
     (sightings, "account_id"),
-    (offline_matches, "account_id"),
-    (push_subscriptions, "account_id"),
-    (push_choices, "account_id"),
-    (push_sent, "account_id"),
 )
-"""Rows deleted with the account: a table and the column that names it (one line a table).
-Its puzzle rating goes with its tries: puzzles are rated apart, so no one else's depends on it.
-Where it was seen from (its sightings) goes too: a moderator's list of links needs only the
-living. So do the matches it played offline and uploaded: only bots played them with it, no
-one else's history shows them, and they rated nobody. Its browsers' push subscriptions, its
-choice of notifications and the events it was pushed go as well: nothing is pushed to it again."""
-
-UNNAMED: tuple[tuple[sa.Table, str, str], ...] = (
-    (tournament_players, "account_id", "name"),
-    (daily_attempts, "account_id", "name"),
-)
-"""Copies of the account's name kept beside its id (a table, the id's column, the name's),
-blanked with the account."""
+"""The floors' rows deleted with the account: a table and the column that names it. Where it
+was seen from (its sightings) goes too: a moderator's list of links needs only the living. Each
+feature says what of its own goes (:attr:`.account_data.AccountData.gone`)."""
 
 
 DELETED_NAME: Final = "deleted player"
@@ -118,22 +91,11 @@ def unnamed(players: list[dict[str, Any]], seats: set[int]) -> list[dict[str, An
     ]
 
 
-def off_podium(podium: list[dict[str, Any]], account_id: int) -> list[dict[str, Any]]:
-    """A finished tournament's podium with ``account_id``'s line nameless and marked deleted.
-
-    >>> off_podium([{"rank": 1, "player": 3, "name": "Anna"}, {"rank": 2, "player": 4}], 3)
-    [{'rank': 1, 'player': 3, 'name': '', 'deleted': True}, {'rank': 2, 'player': 4}]
-    """
-    return [
-        {**line, "name": "", "deleted": True} if line.get("player") == account_id else line
-        for line in podium
-    ]
-
-
 async def delete_account(
-    storage: Storage, account_id: int, moment: datetime
+    storage: Storage, account_id: int, moment: datetime, parts: Sequence[AccountData] = ()
 ) -> list[HeldSeat]:
-    """Make ``account_id`` a tombstone at ``moment`` (above), in one transaction; the seats it
+    """Make ``account_id`` a tombstone at ``moment`` (above), in one transaction with each of
+    ``parts``' share (the features', :meth:`.account_data.AccountData.delete`); the seats it
     held at tables, for the tables in memory to let go of."""
 
     async def run(connection: AsyncConnection) -> list[HeldSeat]:
@@ -165,33 +127,8 @@ async def delete_account(
         await connection.execute(
             chat_messages.update().where(written_by(account_id)).values(name=None)
         )
-        # A finished tournament keeps its podium as it was shown: the account's line in it
-        # loses its name too.
-        entered = await connection.execute(
-            sa.select(tournaments.c.id, tournaments.c.podium)
-            .join(tournament_players, tournament_players.c.tournament_id == tournaments.c.id)
-            .where(tournament_players.c.account_id == account_id)
-        )
-        for row in entered.all():
-            if row.podium:
-                await connection.execute(
-                    tournaments.update().where(tournaments.c.id == row.id)
-                    .values(podium=off_podium(row.podium, account_id))
-                )
-        # Withdrawn from the tournaments still to come or under way: a director would pair
-        # the nameless entrant, and its table could not be made.
-        await connection.execute(
-            tournament_players.update().where(
-                tournament_players.c.account_id == account_id,
-                tournament_players.c.tournament_id.in_(
-                    sa.select(tournaments.c.id).where(tournaments.c.status != "finished")
-                ),
-            ).values(withdrawn=True)
-        )
-        for table, column, name in UNNAMED:
-            await connection.execute(
-                table.update().where(table.c[column] == account_id).values({name: ""})
-            )
+        for part in parts:
+            await part.delete(connection, account_id)
         for table, column in GONE:
             await connection.execute(table.delete().where(table.c[column] == account_id))
         await connection.execute(

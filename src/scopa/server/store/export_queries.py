@@ -1,9 +1,11 @@
 """Everything the room holds about one account, read for its owner to download (issue 23,
 item 5): one section per kind of fact, each read on the same connection.
 
-A section is a name and a read; most are :func:`rows_of` a table whose column names the
-account, less the columns that are secrets (a session's secret hash, a seat's sealed token), so
-adding a table's rows to the download is one line in :data:`SECTIONS`. A section reads only
+The floors' sections are here (:data:`SECTIONS`: the account, its ratings, matches, chat,
+sessions, seats, sanctions, sightings, fair-play marks); each feature declares its own in its
+``account_data.py`` (:mod:`.account_data`), and they follow, in the list of parts' order. Most
+are :func:`.account_data.rows_of` a table whose column names the account, less the columns
+that are secrets (a session's secret hash, a seat's sealed token). A section reads only
 rows that are the account's own: its matches list the players as everyone at the table saw
 them, and a match still being played gives no seed, deck or record, which nobody may see
 before its end. The HTTP side (who may ask, how often, the file) is
@@ -12,79 +14,29 @@ before its end. The HTTP side (who may ask, how often, the file) is
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from datetime import date, datetime
+from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from .account_data import AccountData, Section, plain, rows_of
 from .schema import (
     account_marks,
     account_matches,
     account_sanctions,
     accounts,
-    blocks,
-    challenge_settings,
     chat_messages,
     chat_reports,
-    daily_attempts,
-    follows,
     matches,
-    offline_matches,
-    push_choices,
-    push_subscriptions,
-    puzzle_ratings,
-    puzzle_tries,
     rating_history,
     ratings,
     seat_accounts,
     sessions,
     sightings,
     tables,
-    tournament_players,
 )
-from .storage import Storage, aware
-
-Read = Callable[[AsyncConnection, int], Awaitable[Any]]
-"""A section's read: the connection and the account's id in, plain JSON values out."""
-
-
-@dataclass(frozen=True)
-class Section:
-    name: str
-    read: Read
-
-
-def plain(value: Any) -> Any:
-    """A stored value as JSON has it: a moment as ISO 8601 text in UTC, a day (a daily deal's)
-    as YYYY-MM-DD, the rest as stored."""
-    if isinstance(value, datetime):
-        return aware(value).isoformat()
-    return value.isoformat() if isinstance(value, date) else value
-
-
-Whose = Callable[[int], sa.ColumnElement[bool]]
-"""Which rows of a table are an account's, given its id."""
-
-
-def rows_of(
-    table: sa.Table, whose: str | Whose, *, leave_out: Sequence[str] = (),
-    order: str | None = None,
-) -> Read:
-    """A read of every row of ``table`` that is the account's (its column ``whose`` names the
-    account, or ``whose`` says which), with every column but ``leave_out`` (the secrets), in
-    ``order`` (a column; the table's key by default)."""
-    shown = [c for c in table.c if c.name not in leave_out]
-    ordering = [table.c[order]] if order else list(table.primary_key.columns)
-
-    async def read(connection: AsyncConnection, account_id: int) -> list[dict[str, Any]]:
-        mine = table.c[whose] == account_id if isinstance(whose, str) else whose(account_id)
-        rows = await connection.execute(sa.select(*shown).where(mine).order_by(*ordering))
-        return [{key: plain(value) for key, value in row._mapping.items()} for row in rows]
-
-    return read
+from .storage import Storage
 
 
 def written_by(account_id: int) -> sa.ColumnElement[bool]:
@@ -166,29 +118,19 @@ SECTIONS: tuple[Section, ...] = (
     Section("sessions", rows_of(sessions, "account_id", leave_out=("secret_hash",))),
     Section("seats", rows_of(seat_accounts, "account_id", leave_out=("sealed",))),
     Section("sanctions", rows_of(account_sanctions, "account_id")),
-    Section("follows", rows_of(follows, "follower_id")),
-    Section("blocks", rows_of(blocks, "blocker_id")),
-    Section("challenge_settings", rows_of(challenge_settings, "account_id")),
-    Section("puzzle_ratings", rows_of(puzzle_ratings, "account_id")),
-    Section("puzzle_tries", rows_of(puzzle_tries, "account_id", order="at")),
-    Section("tournament_entries", rows_of(tournament_players, "account_id")),
-    Section("daily_attempts", rows_of(daily_attempts, "account_id", order="day")),
-    # The matches it played offline and uploaded, with their whole records.
-    Section("offline_matches", rows_of(offline_matches, "account_id", order="id")),
-    # The browsers that take its notifications, without their keys (the browser's secrets for
-    # decrypting them), and the kinds it chose.
-    Section("push_subscriptions", rows_of(push_subscriptions, "account_id",
-                                          leave_out=("p256dh", "auth"), order="id")),
-    Section("push_choices", rows_of(push_choices, "account_id")),
     # Where it was seen from: the keyed hashes only, as the room keeps them (docs/accounts.md).
     Section("sightings", rows_of(sightings, "account_id", order="first_at")),
     Section("fair_play_marks", rows_of(account_marks, "account_id")),
 )
-"""The download's sections, in its order."""
+"""The floors' sections of the download, in its order; the features' follow."""
 
 
-async def everything(storage: Storage, account_id: int) -> dict[str, Any]:
-    """Every section of :data:`SECTIONS` for ``account_id``, read on one connection."""
+async def everything(
+    storage: Storage, account_id: int, parts: Sequence[AccountData] = ()
+) -> dict[str, Any]:
+    """Every section of :data:`SECTIONS`, then of each part's ``parts`` (the features'), for
+    ``account_id``, read on one connection."""
+    sections = [*SECTIONS, *(section for part in parts for section in part.sections)]
     async with storage.engine.connect() as connection:
         return {section.name: await section.read(connection, account_id)
-                for section in SECTIONS}
+                for section in sections}

@@ -28,6 +28,7 @@ class TournamentsPart(Part):
         return settings.from_flags(args)
 
     def build(self, floors: Floors) -> Built:
+        from .account_data import TOURNAMENTS_DATA
         from .director import TOURNAMENTS, Tournaments
         from .feed import TournamentFeed
         from .routes import router
@@ -35,6 +36,7 @@ class TournamentsPart(Part):
         director = Tournaments(floors.room, self.notify)
         return Built(
             routers=(router,),
+            account_data=(TOURNAMENTS_DATA,),
             sockets={"/ws/tournaments/{tournament_id}": TournamentFeed(director).serve},
             services={TOURNAMENTS: director},
             match_ends=(director.match_ended,),
