@@ -180,6 +180,8 @@ class Matchmaker:
         """Waves of a two-player pool this process ran (where their runs start, see
         :func:`.matching.couples`)."""
         self._loop: asyncio.Task[None] | None = None
+        self._closing = asyncio.Event()
+        """Set by :meth:`close`: the waves stop."""
         self._seating = asyncio.Semaphore(SEATING)
         self._join_limits = parse_many(self.section.joins)
         self._joins: MovingWindowRateLimiter | None = None
@@ -191,17 +193,25 @@ class Matchmaker:
         self._loop = asyncio.create_task(self._now_and_then(), name="scopa-pools")
 
     async def close(self) -> None:
+        """Stop the waves once the one in progress is over, then put back whoever is held
+        here. Not by cancelling the loop: a cancellation that lands in the middle of a wave's
+        Redis or database call can be taken up by it (a stressed clean-clone run once hung a
+        process's shutdown there for 30 s, the loop asleep again after its cancel), and the
+        tournaments' director stops the same way."""
         if self._loop is not None:
-            self._loop.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._loop
+            self._closing.set()
+            await self._loop
         for held in list(self.held.values()):
             await self.leave(held.person.key, listening=False)
         await self.store.close()
 
     async def _now_and_then(self) -> None:
         while True:
-            await asyncio.sleep(self.section.wave)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.section.wave):
+                    await self._closing.wait()
+            if self._closing.is_set():
+                return
             try:
                 await self.tick()
                 await self.wave()
