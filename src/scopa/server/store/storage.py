@@ -13,7 +13,6 @@ stalled every table's moves for up to a second under load.
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -28,9 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from .schema import matches, moves, seats, tables
 from .writer import QueuedMove, Writer, fence, finish
 
-log = logging.getLogger(__name__)
 T = TypeVar("T")
-Write = Callable[[AsyncConnection], Awaitable[Any]]
 
 MIGRATIONS: Final = Path(__file__).parent / "migrations"
 MIGRATION_LOCK: Final = 0x5C0BA
