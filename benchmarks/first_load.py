@@ -26,12 +26,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from harness import CHROMIUM, CHROMIUM_ARGS  # a sibling module, not a package
 from playwright.sync_api import BrowserContext, Response, sync_playwright
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update",
-        "--disable-sync"]  # fmt: skip
 NOTE_FIRST_CARD = """
 new MutationObserver((_, observer) => {
   if (!document.querySelector('.hand .card svg')) return;
@@ -113,7 +110,7 @@ def main() -> None:
             url = server.stdout.readline().split()[-1].rstrip("/")
             firsts, returns = [], []
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 # The server's own first answers (its first table, its files), not timed.
                 visit(browser.new_context(service_workers=workers), url)
                 for _ in range(rounds):

@@ -19,6 +19,13 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's Chromium, which the benchmarks that drive a browser launch (never Playwright's own)."""
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]  # fmt: skip
+"""Its flags: headless, and nothing it would fetch on its own to disturb the figures."""
+
 
 def machine() -> str:
     """The CPU's model, its cores and the load average: what a figure was measured on."""

@@ -29,25 +29,19 @@ the worker at most 3 times native. Run it on a quiet machine.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from harness import machine
+from harness import CHROMIUM, CHROMIUM_ARGS, Servers, machine
 from playwright.sync_api import BrowserContext, CDPSession, Page, sync_playwright
 
 from scopa import Rules
 from scopa.local_table import LocalTable
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update",
-        "--disable-sync"]  # fmt: skip
 WATCH_LONG_TASKS = """
 window.longTasks = [];
 new PerformanceObserver((list) => {
@@ -218,50 +212,40 @@ def main() -> None:
     parser.add_argument("--target", type=int, default=1, help="each match's points to win")
     options = parser.parse_args()
     print(machine())
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, Servers() as servers:
         db = f"sqlite+aiosqlite:///{Path(folder) / 'room.db'}"
-        server = subprocess.Popen(
-            [sys.executable, "-m", "scopa", "serve", "--port", "0", "--db", db],
-            stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )  # fmt: skip
-        try:
-            assert server.stdout is not None
-            url = server.stdout.readline().split()[-1].rstrip("/")
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                context = browser.new_context(viewport={"width": 1280, "height": 800})
-                page = offline_page(context, url, 0)
-                received = count_bytes(context.new_cdp_session(page))
-                offered = page.evaluate("fetch('/api/offline').then((a) => a.json())")
-                if not offered["installed"]:
-                    sys.exit(f"offline play is not installed: {offered['detail']}")
-                started = time.perf_counter()
-                page.click("#offline-download")
-                page.wait_for_selector("#offline-remove", timeout=300_000)
-                download_s = time.perf_counter() - started
-                wire = sum(size for where, size in received.items()
-                           if "/offline/" in where or where.endswith("/api/offline"))
-                context.set_offline(True)
-                page.wait_for_function("() => !navigator.onLine")
-                cold = start(page, options.target)
-                tasks = [long_tasks(page, play_out(page, 0))]
-                warm: list[float] = []
-                worker_times: list[float] = []
-                pages = [page]
-                for number in range(1, options.matches):
-                    tab = offline_page(context, url, number)  # the shell from the worker
-                    pages.append(tab)
-                    warm.append(start(tab, options.target))
-                    tasks.append(long_tasks(tab, play_out(tab, number)))
-                for tab in pages:
-                    for worker in tab.workers:
-                        worker_times += [ms / 1000 for ms in worker.evaluate(BOT_MOVES)]
-                records = page.evaluate(KEPT_RECORDS)
-                browser.close()
-        finally:
-            server.terminate()
-            server.wait(30)
+        url = servers.start(["--db", db]).rstrip("/")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            context = browser.new_context(viewport={"width": 1280, "height": 800})
+            page = offline_page(context, url, 0)
+            received = count_bytes(context.new_cdp_session(page))
+            offered = page.evaluate("fetch('/api/offline').then((a) => a.json())")
+            if not offered["installed"]:
+                sys.exit(f"offline play is not installed: {offered['detail']}")
+            started = time.perf_counter()
+            page.click("#offline-download")
+            page.wait_for_selector("#offline-remove", timeout=300_000)
+            download_s = time.perf_counter() - started
+            wire = sum(size for where, size in received.items()
+                       if "/offline/" in where or where.endswith("/api/offline"))
+            context.set_offline(True)
+            page.wait_for_function("() => !navigator.onLine")
+            cold = start(page, options.target)
+            tasks = [long_tasks(page, play_out(page, 0))]
+            warm: list[float] = []
+            worker_times: list[float] = []
+            pages = [page]
+            for number in range(1, options.matches):
+                tab = offline_page(context, url, number)  # the shell from the worker
+                pages.append(tab)
+                warm.append(start(tab, options.target))
+                tasks.append(long_tasks(tab, play_out(tab, number)))
+            for tab in pages:
+                for worker in tab.workers:
+                    worker_times += [ms / 1000 for ms in worker.evaluate(BOT_MOVES)]
+            records = page.evaluate(KEPT_RECORDS)
+            browser.close()
     native, differ = native_times(records)
     total = offered["bytes"]
     print(f"loopback, headless Chromium, Pyodide {offered['pyodide']}, {len(records)} matches "

@@ -59,6 +59,8 @@ GONE: tuple[tuple[sa.Table, str], ...] = (
 """The floors' rows deleted with the account: a table and the column that names it. Where it
 was seen from (its sightings) goes too: a moderator's list of links needs only the living. Each
 feature says what of its own goes (:attr:`.account_data.AccountData.gone`)."""
+FLOORS_GONE: Final = AccountData(gone=GONE)
+"""The floors' share of the deletion, deleted as a feature's is, after the features'."""
 
 
 DELETED_NAME: Final = "deleted player"
@@ -127,10 +129,8 @@ async def delete_account(
         await connection.execute(
             chat_messages.update().where(written_by(account_id)).values(name=None)
         )
-        for part in parts:
+        for part in (*parts, FLOORS_GONE):
             await part.delete(connection, account_id)
-        for table, column in GONE:
-            await connection.execute(table.delete().where(table.c[column] == account_id))
         await connection.execute(
             accounts.update().where(accounts.c.id == account_id)
             .values(name="", password_hash="", deleted_at=moment)
