@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .web_support import DESKTOP, Watched, open_page, screenshot, version
@@ -105,10 +106,21 @@ def test_play_offline_downloads_then_plays_a_bot_with_no_network(
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     offered = page.evaluate("fetch('/api/offline').then((answer) => answer.json())")
     assert offered["installed"] is True
+    # The download's size is its bytes on the wire (gzipped), beside what they unpack to.
+    assert offered["wire"] < offered["bytes"]
+    status = page.locator("#offline-status")
+    expect(status).to_contain_text("It needs one download of")
+    shown = [float(mb) for mb in re.findall(r"([\d.]+) MB", status.inner_text())]
+    assert shown == [pytest.approx(offered["wire"] / 1e6, abs=0.05),
+                     pytest.approx(offered["bytes"] / 1e6, abs=0.05)], status.inner_text()
+    button = page.locator("#offline-download").inner_text()
+    assert float(re.findall(r"\(([\d.]+) MB\)", button)[0]) == pytest.approx(
+        offered["wire"] / 1e6, abs=0.05), button
     download(page)
     seen = page.evaluate("window.progressSeen")
+    # The progress counts the bytes decoded, toward what the files unpack to.
     total = f"{offered['bytes']:,}"
-    assert seen and seen[-1] == f"{total} of {total} bytes", seen
+    assert seen and seen[-1] == f"{total} of {total} bytes, unpacked", seen
     assert len(seen) >= 3, seen  # bytes counted as they came, not only at the end
     bucket = page.evaluate(BUCKET)
     assert len(bucket["names"]) == 1
@@ -218,7 +230,8 @@ def test_a_room_without_the_runtime_says_offline_play_is_not_installed(
 ) -> None:
     base = web_server.rstrip("/")
     absent: dict[str, Any] = {"installed": False, "detail": "offline play is not installed",
-                              "pyodide": None, "wheel": None, "bytes": 0, "files": {}}
+                              "pyodide": None, "wheel": None, "bytes": 0, "wire": 0,
+                              "files": {}}
 
     def before(page: Page) -> None:
         page.route("**/api/offline", lambda route: route.fulfill(

@@ -41,6 +41,16 @@ class Entry:
     gzipped: Path | None = None
     """The file gzipped (``scripts/pyodide.py`` keeps a copy of those it shrinks), sent to a
     browser that accepts gzip: the wasm is 3.5 MB so, not 9.6."""
+    gzip_size: int = 0
+    """The gzipped copy's bytes (the manifest's ``gzip``, checked against the copy)."""
+
+    def served(self, gzip: bool) -> Path:
+        """What ``/offline/{name}`` sends to a client that accepts gzip, or not."""
+        return self.gzipped if gzip and self.gzipped is not None else self.path
+
+    def wire(self, gzip: bool) -> int:
+        """The bytes of :meth:`served`: what comes over the network, before it is decoded."""
+        return self.gzip_size if gzip and self.gzipped is not None else self.size
 
 
 class OfflineFiles:
@@ -78,8 +88,9 @@ class OfflineFiles:
                 return f"{name} is missing"
             if size != int(facts["size"]):
                 return f"{name} is {size} bytes, not {facts['size']}"
-            self.entries[name] = Entry(path, size, str(facts["sha256"]),
-                                       self._gzipped(name, facts.get("gzip")))
+            gzipped = self._gzipped(name, facts.get("gzip"))
+            self.entries[name] = Entry(path, size, str(facts["sha256"]), gzipped,
+                                       int(facts["gzip"]) if gzipped is not None else 0)
         if self.wheel not in self.entries:
             return "the manifest does not list its wheel"
         return None
@@ -100,16 +111,20 @@ class OfflineFiles:
             return None
         return path
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self, gzip: bool) -> dict[str, Any]:
         """What a page needs before it downloads: the versions, each file's size and hash (to
-        check what it got), and the bytes in all (to show the download's progress)."""
+        check what it got), the bytes in all once decoded (what the browser keeps, and counts
+        as the download goes) and the bytes on the wire to a client that accepts gzip, or not
+        (``gzip``): the download's size, as the person sees it."""
         return {
             "installed": self.installed,
             "detail": None if self.installed else NOT_INSTALLED,
             "pyodide": self.pyodide if self.installed else None,
             "wheel": self.wheel if self.installed else None,
             "bytes": sum(entry.size for entry in self.entries.values()),
-            "files": {name: {"size": entry.size, "sha256": entry.sha256}
+            "wire": sum(entry.wire(gzip) for entry in self.entries.values()),
+            "files": {name: {"size": entry.size, "wire": entry.wire(gzip),
+                             "sha256": entry.sha256}
                       for name, entry in sorted(self.entries.items())},
         }
 

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Final
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Depends, Path, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse
 from limits import parse_many
@@ -47,6 +47,8 @@ Downloads = Annotated[MovingWindowRateLimiter, Depends(DOWNLOADS)]
 
 class FileFacts(BaseModel):
     size: int = Field(description="bytes")
+    wire: int = Field(description="bytes sent for it to this client: its gzipped copy's "
+                      "when the client accepts gzip and there is one, else its size")
     sha256: str = Field(description="the file's SHA-256, hex: check it before running it")
 
 
@@ -55,14 +57,24 @@ class OfflineState(BaseModel):
     detail: str | None = Field(description="why not, when not")
     pyodide: str | None = Field(description="the Pyodide release")
     wheel: str | None = Field(description="the pure scopa wheel's file name")
-    bytes: int = Field(description="bytes of every file together: the first download")
+    bytes: int = Field(description="bytes of every file together, decoded: what the "
+                       "browser keeps")
+    wire: int = Field(description="bytes the first download sends to this client (its "
+                      "Accept-Encoding): each file's wire together")
     files: dict[str, FileFacts] = Field(description="each file's name under /offline/")
 
 
+def _accepts_gzip(request: Request) -> bool:
+    """Whether ``/offline/{name}`` sends this client the gzipped copies (where there is one)."""
+    return "gzip" in request.headers.get("accept-encoding", "")
+
+
 @router.get("/api/offline")
-async def offline_state(files: Files) -> OfflineState:
-    """Whether offline play is installed, and the files a page downloads to play offline."""
-    return OfflineState.model_validate(files.summary())
+async def offline_state(request: Request, response: Response, files: Files) -> OfflineState:
+    """Whether offline play is installed, and the files a page downloads to play offline, with
+    the bytes they are on the wire to this client."""
+    response.headers["Vary"] = "Accept-Encoding"
+    return OfflineState.model_validate(files.summary(gzip=_accepts_gzip(request)))
 
 
 @router.get("/offline/{name:path}", response_class=FileResponse)
@@ -84,11 +96,10 @@ async def offline_file(
                              f"most {limit}): try again later", code="too_many_offline_downloads",
                              params={"most": str(limit)})
     headers = {"Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
-    if entry.gzipped is not None and "gzip" in request.headers.get("accept-encoding", ""):
+    served = entry.served(_accepts_gzip(request))
+    if served != entry.path:
         headers["Content-Encoding"] = "gzip"
-        return FileResponse(entry.gzipped, media_type=MEDIA_TYPES[entry.path.suffix],
-                            headers=headers)
-    return FileResponse(entry.path, media_type=MEDIA_TYPES[entry.path.suffix], headers=headers)
+    return FileResponse(served, media_type=MEDIA_TYPES[entry.path.suffix], headers=headers)
 
 
 OFFLINE_SINCE: Final = datetime(2026, 12, 1, tzinfo=UTC)

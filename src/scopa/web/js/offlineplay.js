@@ -36,7 +36,10 @@ function field(labelKey, control) {
 
 export function showOfflinePlay(main) {
   let state = null;  // runtimeState(): what the room offers, what the browser keeps
-  let progress = null;  // [bytes, total] while downloading
+  // [bytes, total] while downloading: bytes decoded so far toward the files' decoded size
+  // (summary.bytes), as download() counts them (a fetch's stream gives a gzipped file
+  // decoded); the download's size on the wire (summary.wire) is what the buttons say.
+  let progress = null;
   let note = null;  // a sentence about the last thing done
   let problem = null;
   let starting = false;
@@ -165,13 +168,15 @@ export function showOfflinePlay(main) {
     const offered = state.offered;
     const ready = state.bucket !== null;
     const current = ready && offered?.installed && bucketName(offered) === state.bucket;
-    const size = megabytes(offered?.bytes ?? state.summary?.bytes ?? 0);
+    // What comes over the network (gzipped where the room keeps a copy), and what it
+    // unpacks to, which the browser keeps and the progress counts.
+    const size = megabytes(offered?.wire ?? offered?.bytes ?? 0);
     let status;
     if (progress) status = t("offline.downloading");
     else if (ready) status = t("offline.ready", { size: megabytes(state.summary.bytes) });
     else if (offered && !offered.installed) status = t("offline.not_installed");
     else if (!offered) status = t("offline.needs_network");
-    else status = t("offline.about", { size });
+    else status = t("offline.about", { size, unpacked: megabytes(offered.bytes) });
     return h("section", { class: "panel", id: "offline-runtime" },
       h("h2", {}, t("offline.title")),
       h("p", { id: "offline-status", role: "status" }, status),

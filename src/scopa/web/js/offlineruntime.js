@@ -71,10 +71,12 @@ async function fetchBytes(url, onBytes) {
 }
 
 // Downloads what the bucket lacks, or keeps wrong, of `summary` (GET /api/offline's answer):
-// `onProgress(bytes, total)` as it goes. A file whose hash is not the summary's is fetched
-// again, up to TRIES times, then the download fails; the summary is kept last, so a new bucket
-// is never played from before it is whole (a file damaged later is refused by the worker's own
-// check). Other releases' buckets go once this one is whole.
+// `onProgress(bytes, total)` as it goes, in decoded bytes toward summary.bytes (a fetch's
+// stream gives a gzipped file decoded, so its bytes on the wire, summary.wire, are not what
+// can be counted here; a file already kept counts its size). A file whose hash is not the
+// summary's is fetched again, up to TRIES times, then the download fails; the summary is
+// kept last, so a new bucket is never played from before it is whole (a file damaged later is
+// refused by the worker's own check). Other releases' buckets go once this one is whole.
 export async function download(summary, onProgress = () => {}) {
   const name = bucketName(summary);
   const cache = await caches.open(name);
