@@ -107,7 +107,9 @@ async def test_the_download_holds_the_accounts_data_and_no_secret(stored_server:
                           "daily_attempts",
                           "tournament_entries",
                           "follows", "blocks", "challenge_settings",
-                          "offline_matches"]
+                          "offline_matches",
+                          "correspondence_offers", "correspondence_offers_received",
+                          "correspondence_vacations"]
     assert data["profile"]["id"] == anna_id and data["profile"]["name"] == "Anna"
     assert [(r["pool"], r["matches"]) for r in data["ratings"]] == [("scopa-2", 1)]
     assert [r["match_id"] for r in data["rating_history"]] == [match]

@@ -114,6 +114,8 @@ class SeatView(BaseModel):
 class TableView(BaseModel):
     code: str = Field(description="the table's code, to share with friends")
     status: str = Field(description="waiting, playing, over or expired")
+    pace: str = Field("live", description="how its turns are timed: live (a turn clock of "
+                      "seconds) or correspondence (days a move: /api/correspondence/tables/CODE)")
     rules: dict[str, Any]
     look: str
     players: int

@@ -12,6 +12,7 @@ function, its line hands it over, so that features never import each other.
 from __future__ import annotations
 
 from .accounts.feature import Accounts
+from .correspondence.feature import Correspondence
 from .daily.feature import Daily
 from .daily.tables import daily_tables
 from .feature import Built, Floors, Part
@@ -67,4 +68,5 @@ PARTS: tuple[Part, ...] = (
     Social(unlisted=daily_tables, reachable=PUSH.reachable, notify=PUSH.notify),
     Pools(blocked_among=blocked_among),
     Offline(),
+    Correspondence(notify=PUSH.notify, reachable=PUSH.reachable, blocked_among=blocked_among),
 )

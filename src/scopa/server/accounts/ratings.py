@@ -60,20 +60,26 @@ DISPLAY_BASE: Final = 1000
 DISPLAY_SCALE: Final = 40
 
 
-def pool_of(rules: Rules) -> str:
-    """The rating pool of a table's rules: the game, then the format.
+def pool_of(rules: Rules, pace: str = "live") -> str:
+    """The rating pool of a table's rules: the game, then the format, then the pace when it
+    is not live (a correspondence match rates on a line of its own, as lichess keeps one
+    rating per speed).
 
     >>> pool_of(Rules.preset("scopa")), pool_of(Rules.preset("escoba", players=4))
     ('scopa-2', 'escoba-teams')
     >>> pool_of(Rules.preset("scopa", players=3)), pool_of(Rules.preset("scopa", players=6))
     ('scopa-3', 'scopa-6-teams')
+    >>> pool_of(Rules.preset("escoba"), "correspondence")
+    'escoba-2-correspondence'
     """
     game = "escoba" if rules.capture == "fifteen" else "scopa"
     if rules.sides == rules.players:
-        return f"{game}-{rules.players}"
-    if rules.players == 4:
-        return f"{game}-teams"
-    return f"{game}-{rules.players}-teams" if rules.sides == 2 else f"{game}-6-pairs"
+        line = f"{game}-{rules.players}"
+    elif rules.players == 4:
+        line = f"{game}-teams"
+    else:
+        line = f"{game}-{rules.players}-teams" if rules.sides == 2 else f"{game}-6-pairs"
+    return line if pace == "live" else f"{line}-{pace}"
 
 
 def display(mu: float, sigma: float) -> int:
@@ -170,7 +176,7 @@ async def match_over(storage: Storage, match: FinishedMatch) -> None:
 
 async def _match_over(storage: Storage, match: FinishedMatch) -> None:
     rules, kinds = match.rules, match.kinds
-    pool = pool_of(rules)
+    pool = pool_of(rules, match.pace)
     found = await rating_queries.match_accounts(storage, match.code, match.match_id)
     held = found.holders
     seats = {player["seat"]: player for player in found.players}

@@ -24,6 +24,11 @@ tables = sa.Table(
     # Raised by each process that takes the table over; its writes name the epoch they are
     # for, so the database refuses those of an owner whose lease lapsed (storage.StaleOwnerError).
     sa.Column("epoch", sa.Integer, nullable=False, server_default=sa.text("0")),
+    # How its turns are timed: "live" (a turn clock in the memory of the process that holds
+    # the table) or "correspondence" (days a move in wall time, the table kept in the database
+    # between moves: scopa.server.correspondence).
+    sa.Column("pace", sa.String(16), nullable=False, server_default="live"),
+    sa.Index("ix_tables_status_pace", "status", "pace"),
 )
 
 seats = sa.Table(
@@ -628,3 +633,70 @@ push_sent = sa.Table(
 """The events an account was pushed about (a challenge's id, a tournament's start), each
 written once, before the push: two processes that hear one event push it once, by the key.
 Kept two days."""
+
+
+# Correspondence play (issue 36): a move a day, the table kept in the database between moves.
+
+correspondence_matches = sa.Table(
+    "correspondence_matches",
+    metadata,
+    sa.Column("table_code", sa.String(16), sa.ForeignKey("tables.code"), primary_key=True),
+    sa.Column("days", sa.Integer, nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("mover", sa.Integer, nullable=True),
+    sa.Column("turn_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("deadline", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("alarm_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("vacation", sa.Integer, nullable=False, server_default=sa.text("0")),
+    sa.Column("patient", sa.JSON, nullable=False),
+    sa.Column("overdue", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Index("ix_correspondence_deadline", "status", "deadline"),
+    sa.Index("ix_correspondence_alarm", "alarm_at"),
+)
+"""A correspondence match's clock, one row per correspondence table (its match is the
+table's, in ``matches`` and ``moves`` as any other): ``days`` a move, the seat to move
+(``mover``) since ``turn_at`` at ``version`` (the moves played), and when its time runs out
+(``deadline``, the days from ``turn_at`` plus the vacation days spent on this turn,
+``vacation``) and when its alarm rings (``alarm_at``, at 80% of the time; None once rung).
+``patient``: the seats whose people choose to wait for a late opponent rather than win on
+time; ``overdue``: the mover's time ran out and the other waits. ``status``: ``playing`` or
+``over``."""
+
+correspondence_offers = sa.Table(
+    "correspondence_offers",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("from_account", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("to_account", sa.Integer, sa.ForeignKey("accounts.id"), nullable=True),
+    sa.Column("preset", sa.String(16), nullable=False),
+    sa.Column("target", sa.Integer, nullable=True),
+    sa.Column("look", sa.String(16), nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("days", sa.Integer, nullable=False),
+    sa.Column("state", sa.String(12), nullable=False),
+    sa.Column("table_code", sa.String(16), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_correspondence_offers_from", "from_account", "state"),
+    sa.Index("ix_correspondence_offers_to", "to_account", "state"),
+    sa.Index("ix_correspondence_offers_kind", "kind", "state", "preset", "days"),
+)
+"""An offer of a correspondence match: to a player by name (``kind`` ``name``), to whoever
+opens its link (``link``), or a seek in the correspondence pool (``seek``), which the first
+matching seek of another account takes. ``state``: ``open``, then ``accepted`` (with its
+``table_code``), ``declined``, ``cancelled`` or ``expired``."""
+
+correspondence_vacations = sa.Table(
+    "correspondence_vacations",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("year", sa.Integer, primary_key=True),
+    sa.Column("used", sa.Integer, nullable=False),
+)
+"""The vacation days an account spent in a year (UTC): each is spent by itself when one of
+its correspondence clocks would otherwise run out, and adds 24 hours to all of them."""

@@ -98,6 +98,8 @@ class StoredTable:
     touched: datetime | None = None
     epoch: int = 0
     """The writer epoch the table was loaded at: its writes must name it."""
+    pace: str = "live"
+    """How its turns are timed (``tables.pace``): ``live`` or ``correspondence``."""
 
 
 def _seat_values(code: str, seat: StoredSeat) -> dict[str, Any]:
@@ -155,7 +157,8 @@ class Storage:
     # -- writes ----------------------------------------------------------------------------
 
     async def insert_table(
-        self, code: str, rules: dict[str, Any], look: str, seat_list: list[StoredSeat]
+        self, code: str, rules: dict[str, Any], look: str, seat_list: list[StoredSeat],
+        pace: str = "live",
     ) -> None:
         """A new table; raises ``sqlalchemy.exc.IntegrityError`` if the code is taken."""
 
@@ -169,6 +172,7 @@ class Storage:
                     status="waiting",
                     created_at=created,
                     touched_at=created,
+                    pace=pace,
                 )
             )
             await connection.execute(seats.insert(), [_seat_values(code, s) for s in seat_list])
@@ -345,13 +349,14 @@ class Storage:
     async def active_table_codes(
         self, statuses: tuple[str, ...] = ("waiting", "playing")
     ) -> list[str]:
-        """Tables waiting for players or playing (or only those of ``statuses``): the ones to
-        bring back after a restart (call :meth:`expire_waiting` first, so tables nobody joined
-        stay gone)."""
+        """Live tables waiting for players or playing (or only those of ``statuses``): the ones
+        to bring back after a restart (call :meth:`expire_waiting` first, so tables nobody
+        joined stay gone). A correspondence table is not among them: it stays in the database
+        until someone opens it or its clock needs it."""
         async with self.engine.connect() as connection:
             result = await connection.execute(
                 sa.select(tables.c.code)
-                .where(tables.c.status.in_(statuses))
+                .where(tables.c.status.in_(statuses), tables.c.pace == "live")
                 .order_by(tables.c.created_at)
             )
             return [row.code for row in result]
@@ -384,7 +389,7 @@ class Storage:
                 found.append(
                     StoredTable(
                         row.code, row.rules, row.look, row.status, by_table.get(row.code, []),
-                        match, aware(row.touched_at or row.created_at), row.epoch,
+                        match, aware(row.touched_at or row.created_at), row.epoch, row.pace,
                     )
                 )
             return found
@@ -405,7 +410,7 @@ class Storage:
                 match = await self._load_match(connection, row.match_id)
             return StoredTable(
                 row.code, row.rules, row.look, row.status, seat_list, match,
-                aware(row.touched_at or row.created_at), row.epoch,
+                aware(row.touched_at or row.created_at), row.epoch, row.pace,
             )
 
     async def _load_match(self, connection: AsyncConnection, match_id: int) -> StoredMatch:

@@ -63,6 +63,9 @@ class FinishedMatch:
     deleted: tuple[int, ...] = ()
     """People's seats whose account was deleted while the match was played: the table resigned
     the match for them, and it rates nobody (issue 34, item 12)."""
+    pace: str = "live"
+    """How the table's turns were timed (``live`` or ``correspondence``): each pace has its
+    own ratings, as lichess keeps one per speed."""
 
     @property
     def short(self) -> bool:

@@ -31,7 +31,7 @@ from .bots import BotPool, Bots
 from .finished import MatchEnds
 from .listeners import Listener
 from .seating import clean_name
-from .tables import Table
+from .tables import MoveStored, Table
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +95,9 @@ class CardRoom:
         self.match_ends = MatchEnds()
         """Told of every match that ends at a table of this process: ratings subscribe, and
         whatever else a finished match sets going."""
+        self.moves_stored: list[MoveStored] = []
+        """Told of every move stored at a table whose pace is not live (a correspondence
+        table's clock is set again from it), outside the table's lock."""
         self.record_seals: list[RecordSeal] = []
         """Asked before a finished match's record is shown (its seed and decks, or its replay):
         one that answers with a sentence keeps it hidden (403), as the daily deal keeps its
@@ -155,14 +158,16 @@ class CardRoom:
 
     async def sweep(self, at: datetime) -> None:
         """As of ``at``: waiting tables untouched for the expiry time expire and leave memory,
-        other tables idle for the eviction time leave memory, and (among other processes) the
-        tables in play that no process holds are taken here."""
+        other tables idle for the eviction time leave memory (a correspondence table as soon
+        as it is idle: it lives in the database between moves), and (among other processes)
+        the live tables in play that no process holds are taken here."""
         idle = timedelta(seconds=self.settings.idle_eviction)
         for table in list(self.tables.values()):
             if table.status == "waiting" and table.touched + self._expiry <= at:
                 await table.expire()
             if table.status == "expired" or (
-                table.status != "waiting" and table.is_idle() and table.touched + idle <= at
+                table.status != "waiting" and table.is_idle()
+                and (table.pace != "live" or table.touched + idle <= at)
             ):
                 await self._evict(table)
         if await self.storage.expire_waiting(at - self._expiry):
@@ -249,19 +254,19 @@ class CardRoom:
 
     def _new_table(
         self, code: str, rules: Rules, look: str, status: str, seats: list[StoredSeat],
-        epoch: int = 0,
+        epoch: int = 0, pace: str = "live",
     ) -> Table:
         return Table(
             code, rules, look, status, seats, self.storage, self.settings, self.pool, epoch=epoch,
             lobby_changed=self.hub.lobby_changed,
-            match_ends=self.match_ends,
+            match_ends=self.match_ends, pace=pace, moves_stored=self.moves_stored,
         )
 
     def _restore(self, stored: StoredTable, epoch: int) -> Table:
         """The table ``stored`` in memory, to be written at ``epoch``."""
         table = self._new_table(
             stored.code, Rules.from_dict(stored.rules), stored.look, stored.status, stored.seats,
-            epoch,
+            epoch, stored.pace,
         )
         if stored.status == "waiting" and stored.touched is not None:
             table.touched = stored.touched
@@ -277,11 +282,13 @@ class CardRoom:
         bots: dict[int, str],
         name: str | None,
         code: str | None = None,
+        pace: str = "live",
     ) -> tuple[Table, int | None, str | None]:
         """A new table with ``bots`` (seat -> level) in their seats; with ``name``, its creator
         takes the first other seat. Returns the table and the creator's seat and token.
         ``code``: the code to give it, chosen beforehand (the pools name it in their people's
-        keys before they make it); tried once, and refused with 409 if it is taken."""
+        keys before they make it); tried once, and refused with 409 if it is taken.
+        ``pace``: how its turns are timed (``tables.pace``)."""
         look = check_look(look)
         for seat, level in bots.items():
             if not 0 <= seat < rules.players:
@@ -319,12 +326,12 @@ class CardRoom:
             if not await self.hub.claim(candidate):
                 continue
             try:
-                await self.storage.insert_table(candidate, rules.to_dict(), look, seats)
+                await self.storage.insert_table(candidate, rules.to_dict(), look, seats, pace)
             except sqlalchemy.exc.IntegrityError:
                 await self.hub.release(candidate)
                 continue
             table = self.tables[candidate] = self._new_table(
-                candidate, rules, look, "waiting", seats
+                candidate, rules, look, "waiting", seats, pace=pace
             )
             table.chat.made_now()
             await self._lobby_changed()

@@ -54,6 +54,7 @@ class Seated(Protocol):
     broadcast and turns. A protocol, not the table's class, so they import one way."""
 
     code: str
+    pace: str
     rules: Rules
     look: str
     status: str
@@ -133,6 +134,7 @@ class Seating:
         return {
             "code": table.code,
             "status": table.status,
+            "pace": table.pace,
             "rules": table.rules.to_dict(),
             "look": table.look,
             "players": table.rules.players,
@@ -257,6 +259,10 @@ class Seating:
         turns = table.turns
         seat = self.seat_for(token)
         self.refuse_expired()
+        if table.status == "playing" and table.pace != "live":
+            raise LobbyError(
+                409, "a correspondence match has no stand-in to leave your seat to: resign it "
+                "instead, or come back to move", code="correspondence_no_leave")
         if table.status == "playing":
             level = bots.stand_in_level()
             left = StoredSeat(seat.seat, "bot", seat.name, level, None)

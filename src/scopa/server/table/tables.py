@@ -18,7 +18,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -42,12 +43,30 @@ from .seating import MAX_NAME_LENGTH, Seating, clean_name
 from .turns import HOLD_SECONDS, Turns
 
 __all__ = [
-    "HOLD_SECONDS", "MAX_NAME_LENGTH", "POLICY_VIOLATION", "Listener", "Table", "clean_name",
-    "replaced_message", "replay_moves",
+    "HOLD_SECONDS", "MAX_NAME_LENGTH", "POLICY_VIOLATION", "Listener", "MoveStored", "Moved",
+    "Table", "clean_name", "replaced_message", "replay_moves",
 ]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Moved:
+    """A move just stored at a table whose pace is not live: what its clock is set from."""
+
+    code: str
+    match_id: int
+    version: int
+    """The moves played, this one included."""
+    seat: int
+    """Who played it."""
+    to_move: int | None
+    """The seat to play next (None: the match is over)."""
+
+
+MoveStored = Callable[[Moved], Coroutine[Any, Any, None]]
+"""Told of each :class:`Moved` (:attr:`.room.CardRoom.moves_stored`)."""
 
 
 def replay_moves(
@@ -85,10 +104,17 @@ class Table:
         epoch: int = 0,
         lobby_changed: Callable[[], Awaitable[None]] | None = None,
         match_ends: MatchEnds | None = None,
+        pace: str = "live",
+        moves_stored: Sequence[MoveStored] = (),
     ) -> None:
         """``match_ends``: the room's announcement of finished matches, told of each match
-        that ends here once its end is stored and broadcast, outside the table's lock."""
+        that ends here once its end is stored and broadcast, outside the table's lock.
+        ``pace``: how its turns are timed, ``live`` (the turn clock and stand-ins of
+        :mod:`.turns`) or ``correspondence`` (days a move, kept by the room's correspondence,
+        which ``moves_stored`` tells of each move stored here)."""
         self.code = code
+        self.pace = pace
+        self._moves_stored = moves_stored if pace != "live" else ()
         self.rules = rules
         self.look = look
         self.status = status
@@ -374,6 +400,9 @@ class Table:
                 ended = self._match_over(game.winner)
             turns.schedule()
             self.broadcast.broadcast_state(with_over=ended is None)
+            moved = Moved(self.code, self.match_id, self.version, seat, game.to_move)
+        for told in self._moves_stored:
+            self.spawn(told(moved))
         if ended is not None:
             self.announcer.announce(*ended)
 
@@ -393,6 +422,7 @@ class Table:
             )),
             own_moves=self.seating.own_moves(),
             deleted=tuple(sorted(self.seating.deleted)),
+            pace=self.pace,
         )
         self.stand_ins.clear()
         self.broadcast.broadcast_table()

@@ -40,6 +40,7 @@ class Played(Protocol):
     its ``play`` and tasks. A protocol, not the table's class, so they import one way."""
 
     code: str
+    pace: str
     rules: Rules
     status: str
     seats: list[StoredSeat]
@@ -153,7 +154,9 @@ class Turns:
         """Start whatever plays the next turn without a person: a bot (or a stand-in for a
         person who timed out), or the turn's clock at a table of people. The clock runs from
         the start of the turn whether the person is connected or not: one who is here but
-        silent holds up the others as much as one who left."""
+        silent holds up the others as much as one who left. A correspondence table's turns
+        have no clock here: its days run in the database, kept by the room's
+        correspondence."""
         table = self._table
         if self._turn is not None:
             self._turn.cancel()
@@ -172,7 +175,8 @@ class Turns:
             self._turn = table.spawn(
                 self._bot_turn(seat.seat, bots.stand_in_level(), table.version)
             )
-        elif self._settings.turn_timeout is not None and self._people() >= 2:
+        elif (self._settings.turn_timeout is not None and table.pace == "live"
+              and self._people() >= 2):
             loop = asyncio.get_running_loop()
             ends = loop.time() + self._settings.turn_timeout
             self._clock = (seat.seat, table.version, ends)
