@@ -5,7 +5,8 @@ A correspondence table is a table of the room like any other (its moves are stor
 are shown, by its one writer, fenced by its epoch: :mod:`..table.tables`), with the pace
 ``correspondence``: no turn clock in memory and no stand-in, and it leaves memory as soon as
 nobody is at it (:meth:`..table.room.CardRoom.sweep`). Its clock is a row here
-(:mod:`.queries`), set again from each move the table tells of (:meth:`Games.moved`).
+(:mod:`.queries`), set again by each move in the move's own transaction
+(:meth:`Games.move_write`).
 
 Every process looks at the clocks now and then (:meth:`Games.sweep`): an alarm due (80% of the
 mover's time used) pushes the mover, unless they are at the table; a clock that ran out spends
@@ -30,6 +31,7 @@ from ..common.protocol import ProtocolError
 from ..common.services import Service
 from ..feature import Notify, Reachable
 from ..store import rating_queries
+from ..store.writer import Write
 from ..table.finished import FinishedMatch
 from ..table.room import CardRoom
 from ..table.tables import Moved, Table
@@ -58,6 +60,7 @@ class Games:
         """Alarms this process took as due (rung once each, among the processes)."""
         self.alarms_rung = 0
         """Of those, the alarms pushed (the others' movers were at their tables)."""
+        room.move_writes.append(self.move_write)
         room.moves_stored.append(self.moved)
 
     @property
@@ -140,13 +143,19 @@ class Games:
 
     # -- what the tables tell ----------------------------------------------------------------
 
-    async def moved(self, move: Moved) -> None:
-        """A move stored at a correspondence table: the next mover's clock starts, with the
-        whole days, and they are pushed in a moment if they are not at the table."""
+    def move_write(self, move: Moved) -> Write:
+        """A move at a correspondence table, in its own transaction: the next mover's clock
+        starts with the whole days, or the clock stops at the match's last move. A move and
+        its clock are stored together or not at all, so a ``kill -9`` between the two cannot
+        leave the clock with the mover who just moved."""
         if move.to_move is None:
-            return
-        if await games_queries.moved(self.room.storage, move.code, move.version, move.to_move,
-                                     self.clock()):
+            return games_queries.finish_write(move.code, self.clock())
+        return games_queries.moved_write(move.code, move.version, move.to_move, self.clock())
+
+    async def moved(self, move: Moved) -> None:
+        """A move stored: the next mover is pushed in a moment, if they are not at the
+        table."""
+        if move.to_move is not None:
             await self._your_turn(move.code, move.match_id, move.version, move.to_move)
 
     async def _your_turn(self, code: str, match_id: int | None, version: int, seat: int) -> None:
@@ -224,14 +233,8 @@ class Games:
         if table.status != "playing" or table.game is None:
             await games_queries.finish(storage, clock.code, self.clock())
             return
-        if table.version != clock.version or table.turns.to_move() != clock.mover:
-            # A move stored whose clock was not (its process died between the two): the
-            # clock is set from now for the mover the table shows.
-            to_move = table.turns.to_move()
-            if to_move is not None:
-                await games_queries.moved(storage, clock.code, table.version, to_move,
-                                          self.clock())
-            return
+        if table.version != clock.version:
+            return  # a move came since the clock was read: it set the clock again
         assert clock.mover is not None and clock.deadline is not None
         holders = await games_queries.seat_holders(storage, clock.code)
         mover_account = holders.get(clock.mover)
@@ -245,7 +248,7 @@ class Games:
         if others & set(clock.patient):
             await games_queries.wait_late(storage, clock)
             return
-        await self.lose_on_time(table, clock.mover)
+        await self.lose_on_time(table, clock.mover, clock.version)
 
     async def claim(self, clock: games_queries.Clock, seat: int) -> None:
         """The person at ``seat``, who waited for a late mover, claims the win: the clock is
@@ -257,11 +260,11 @@ class Games:
             if fresh is not None and fresh.deadline is not None:
                 await self._ran_out(fresh)
 
-    async def lose_on_time(self, table: Table, seat: int) -> None:
-        """The person at ``seat`` ran out of time: the match is theirs lost (resigned for
-        them, as the room ends any match given up)."""
-        with contextlib.suppress(ProtocolError):  # the match ended meanwhile
-            await table.resign(seat)
+    async def lose_on_time(self, table: Table, seat: int, version: int) -> None:
+        """The person at ``seat`` ran out of time at ``version``: the match is theirs lost
+        (resigned for them, as the room ends any match given up), unless a move came first."""
+        with contextlib.suppress(ProtocolError):  # the match moved on, or ended, meanwhile
+            await table.resign(seat, version=version)
 
 
 GAMES: Service[Games] = Service("correspondence_games")

@@ -28,6 +28,7 @@ from ..store.schema import (
     tables,
 )
 from ..store.storage import Storage, aware
+from ..store.writer import Write
 from . import clocks
 
 DUE_BATCH = 200
@@ -105,9 +106,10 @@ async def clock_of(storage: Storage, code: str) -> Clock | None:
     return None if row is None else _clock(row)
 
 
-async def moved(storage: Storage, code: str, version: int, mover: int, moment: datetime) -> bool:
-    """A move made ``version`` moves at ``code``: ``mover``'s turn from ``moment``, the whole
-    days again. Whether it changed the clock (not if a later move's came first)."""
+def moved_write(code: str, version: int, mover: int, moment: datetime) -> Write:
+    """The write of a move that made ``version`` moves at ``code``: ``mover``'s turn from
+    ``moment``, the whole days again; it changes nothing if a later move's came first. Stored
+    in the move's own transaction (:attr:`..table.room.CardRoom.move_writes`), or alone."""
     where = (correspondence_matches.c.table_code == code,
              correspondence_matches.c.version < version,
              correspondence_matches.c.status == "playing")
@@ -123,11 +125,16 @@ async def moved(storage: Storage, code: str, version: int, mover: int, moment: d
         ))
         return bool(result.rowcount == 1)
 
-    return bool(await storage.write(run))
+    return run
 
 
-async def finish(storage: Storage, code: str, moment: datetime) -> None:
-    """The match at ``code`` ended: its clock stops."""
+async def moved(storage: Storage, code: str, version: int, mover: int, moment: datetime) -> bool:
+    """:func:`moved_write` alone; whether it changed the clock."""
+    return bool(await storage.write(moved_write(code, version, mover, moment)))
+
+
+def finish_write(code: str, moment: datetime) -> Write:
+    """The write that stops the clock of the match at ``code``, ended."""
 
     async def run(connection: AsyncConnection) -> None:
         await connection.execute(correspondence_matches.update().where(
@@ -136,7 +143,11 @@ async def finish(storage: Storage, code: str, moment: datetime) -> None:
         ).values(status="over", mover=None, deadline=None, alarm_at=None, overdue=False,
                  finished_at=moment))
 
-    await storage.write(run)
+    return run
+
+
+async def finish(storage: Storage, code: str, moment: datetime) -> None:
+    await storage.write(finish_write(code, moment))
 
 
 async def due(storage: Storage, moment: datetime) -> list[Clock]:

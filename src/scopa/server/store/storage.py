@@ -25,7 +25,7 @@ from alembic.config import Config
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from .schema import matches, moves, seats, tables
-from .writer import QueuedMove, Writer, fence, finish
+from .writer import QueuedMove, Write, Writer, fence, finish
 
 T = TypeVar("T")
 
@@ -319,14 +319,17 @@ class Storage:
         finished: tuple[int, dict[str, Any]] | None = None,
         *,
         epoch: int,
+        also: Write | None = None,
     ) -> None:
-        """Move ``number`` (from 1) of a match; ``finished``, the winner and record, ends it.
+        """Move ``number`` (from 1) of a match; ``finished``, the winner and record, ends it;
+        ``also``, a write committed in the move's own transaction (a correspondence clock's).
 
         The primary key (match, number) refuses a second move with the same number, so two
         writers could never both extend a match; the match's end is also fenced by ``epoch``.
         """
 
-        await self.writer.enqueue(QueuedMove(code, match_id, number, seat, move, finished, epoch))
+        await self.writer.enqueue(
+            QueuedMove(code, match_id, number, seat, move, finished, epoch, also))
 
     async def finish_match(
         self, code: str, match_id: int, winner: int, record: dict[str, Any], *, epoch: int

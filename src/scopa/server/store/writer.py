@@ -100,6 +100,9 @@ class QueuedMove:
     move: str
     finished: tuple[int, dict[str, Any]] | None
     epoch: int
+    also: Write | None = None
+    """A write of the move's own transaction: what must be stored with the move or not at
+    all (a correspondence table's clock, set again by each move)."""
 
     def row(self) -> dict[str, Any]:
         return {
@@ -213,7 +216,8 @@ class Writer:
                         done.set_result(result)
 
     def _is_quick(self, item: Write | QueuedMove) -> bool:
-        return self._quick_moves and isinstance(item, QueuedMove) and item.finished is None
+        return (self._quick_moves and isinstance(item, QueuedMove) and item.finished is None
+                and item.also is None)
 
     async def _store_moves(self, entries: list[Entry]) -> None:
         """Insert moves (none ending a match) in one statement, and answer each: stored, or
@@ -303,6 +307,8 @@ class Writer:
                     if item.finished is not None:
                         await finish(connection, item.code, item.match_id, item.epoch,
                                       *item.finished)
+                    if item.also is not None:
+                        await item.also(connection)
                     results.append(None)
                 else:
                     results.append(await item(connection))

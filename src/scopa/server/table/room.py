@@ -31,7 +31,7 @@ from .bots import BotPool, Bots
 from .finished import MatchEnds
 from .listeners import Listener
 from .seating import clean_name
-from .tables import MoveStored, Table
+from .tables import MoveStored, MoveWrite, Table
 
 log = logging.getLogger(__name__)
 
@@ -95,9 +95,12 @@ class CardRoom:
         self.match_ends = MatchEnds()
         """Told of every match that ends at a table of this process: ratings subscribe, and
         whatever else a finished match sets going."""
+        self.move_writes: list[MoveWrite] = []
+        """Asked for a write to store with each move of a table whose pace is not live, in
+        the move's own transaction (a correspondence table's clock, set again by the move)."""
         self.moves_stored: list[MoveStored] = []
-        """Told of every move stored at a table whose pace is not live (a correspondence
-        table's clock is set again from it), outside the table's lock."""
+        """Told of every move stored at a table whose pace is not live, outside the table's
+        lock (a correspondence table's mover is pushed)."""
         self.record_seals: list[RecordSeal] = []
         """Asked before a finished match's record is shown (its seed and decks, or its replay):
         one that answers with a sentence keeps it hidden (403), as the daily deal keeps its
@@ -260,6 +263,7 @@ class CardRoom:
             code, rules, look, status, seats, self.storage, self.settings, self.pool, epoch=epoch,
             lobby_changed=self.hub.lobby_changed,
             match_ends=self.match_ends, pace=pace, moves_stored=self.moves_stored,
+            move_writes=self.move_writes,
         )
 
     def _restore(self, stored: StoredTable, epoch: int) -> Table:

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
+from sqlalchemy.ext.asyncio import AsyncConnection
+
 from ...errors import IllegalMoveError, InvalidMoveError
 from ...game import Game
 from ...rules import Rules
@@ -33,7 +35,7 @@ from ..common.settings import Settings
 from ..common.tokens import new_seed, token_matches
 from ..store import assist_queries, rating_queries
 from ..store.storage import Storage, StoredSeat, now
-from ..store.writer import StaleOwnerError
+from ..store.writer import StaleOwnerError, Write
 from . import bots
 from .chat import TableChat
 from .finished import Announcer, FinishedMatch, MatchEnds
@@ -43,8 +45,8 @@ from .seating import MAX_NAME_LENGTH, Seating, clean_name
 from .turns import HOLD_SECONDS, Turns
 
 __all__ = [
-    "HOLD_SECONDS", "MAX_NAME_LENGTH", "POLICY_VIOLATION", "Listener", "MoveStored", "Moved",
-    "Table", "clean_name", "replaced_message", "replay_moves",
+    "HOLD_SECONDS", "MAX_NAME_LENGTH", "POLICY_VIOLATION", "Listener", "MoveStored",
+    "MoveWrite", "Moved", "Table", "clean_name", "replaced_message", "replay_moves",
 ]
 
 log = logging.getLogger(__name__)
@@ -66,7 +68,10 @@ class Moved:
 
 
 MoveStored = Callable[[Moved], Coroutine[Any, Any, None]]
-"""Told of each :class:`Moved` (:attr:`.room.CardRoom.moves_stored`)."""
+"""Told of each :class:`Moved` once it is stored (:attr:`.room.CardRoom.moves_stored`)."""
+MoveWrite = Callable[[Moved], Write | None]
+"""The write a :class:`Moved` brings into its own transaction, if any
+(:attr:`.room.CardRoom.move_writes`): stored with the move, or not at all."""
 
 
 def replay_moves(
@@ -106,15 +111,18 @@ class Table:
         match_ends: MatchEnds | None = None,
         pace: str = "live",
         moves_stored: Sequence[MoveStored] = (),
+        move_writes: Sequence[MoveWrite] = (),
     ) -> None:
         """``match_ends``: the room's announcement of finished matches, told of each match
         that ends here once its end is stored and broadcast, outside the table's lock.
         ``pace``: how its turns are timed, ``live`` (the turn clock and stand-ins of
-        :mod:`.turns`) or ``correspondence`` (days a move, kept by the room's correspondence,
-        which ``moves_stored`` tells of each move stored here)."""
+        :mod:`.turns`) or ``correspondence`` (days a move, kept by the room's correspondence:
+        ``move_writes`` add their writes to each move's transaction here, ``moves_stored`` are
+        told of it once stored)."""
         self.code = code
         self.pace = pace
         self._moves_stored = moves_stored if pace != "live" else ()
+        self._move_writes = move_writes if pace != "live" else ()
         self.rules = rules
         self.look = look
         self.status = status
@@ -369,10 +377,11 @@ class Table:
             finished = None
             if game.winner is not None:
                 finished = (game.winner, game.record())
+            moved = Moved(self.code, self.match_id, self.version + 1, seat, game.to_move)
             try:
                 await self._storage.append_move(
                     self.code, self.match_id, self.version + 1, seat, str(play.move), finished,
-                    epoch=self.epoch,
+                    epoch=self.epoch, also=self._also(moved),
                 )
             except Exception as error:
                 if isinstance(error, StaleOwnerError):  # its lease keeper lets the table go
@@ -400,11 +409,22 @@ class Table:
                 ended = self._match_over(game.winner)
             turns.schedule()
             self.broadcast.broadcast_state(with_over=ended is None)
-            moved = Moved(self.code, self.match_id, self.version, seat, game.to_move)
         for told in self._moves_stored:
             self.spawn(told(moved))
         if ended is not None:
             self.announcer.announce(*ended)
+
+    def _also(self, moved: Moved) -> Write | None:
+        """The writes ``moved`` brings into its own transaction, as one (None: none)."""
+        writes = [write for make in self._move_writes if (write := make(moved)) is not None]
+        if not writes:
+            return None
+
+        async def run(connection: AsyncConnection) -> None:
+            for write in writes:
+                await write(connection)
+
+        return run
 
     def _match_over(self, winner: int) -> tuple[FinishedMatch, str, list[Listener]]:
         """The match's end is stored: the table is over and its stand-ins end (no turns are
@@ -429,17 +449,24 @@ class Table:
         return ended, self.broadcast.over_message(), list(self.listeners)
 
     async def resign(
-        self, seat: int, ref: str | int | None = None, token: str | None = None
+        self, seat: int, ref: str | int | None = None, token: str | None = None,
+        version: int | None = None,
     ) -> None:
         """The person at ``seat`` gives the match up: their side loses, and the match ends as
         at its last move (stored, announced, then ``state`` and ``over`` to everyone). In its
         own task, like a move, so a client that goes away meanwhile cannot leave it half done;
-        a refusal raises :class:`ProtocolError` and changes nothing."""
-        await asyncio.shield(self.spawn(self._resign(seat, ref, token)))
+        a refusal raises :class:`ProtocolError` and changes nothing. ``version``: only if the
+        match is still there (a correspondence clock that ran out, unless a move came)."""
+        await asyncio.shield(self.spawn(self._resign(seat, ref, token, version)))
 
-    async def _resign(self, seat: int, ref: str | int | None, token: str | None) -> None:
+    async def _resign(
+        self, seat: int, ref: str | int | None, token: str | None, version: int | None
+    ) -> None:
         async with self.lock:
             game = self.match_for(seat, ref, token)
+            if version is not None and version != self.version:
+                raise ProtocolError("stale_version", f"the match is at version {self.version}, "
+                                    f"not {version}", ref)
             assert self.match_id is not None
             game.resign(seat)  # the match is being played and the seat is the table's
             assert game.winner is not None
