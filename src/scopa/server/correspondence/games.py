@@ -64,6 +64,11 @@ class Games:
         room.moves_stored.append(self.moved)
 
     @property
+    def pushes_waiting(self) -> int:
+        """Moves' pushes waiting their moment to look whether their mover is at the table."""
+        return len(self._tasks)
+
+    @property
     def settings(self) -> CorrespondenceSettings:
         return self.room.settings.section(CorrespondenceSettings)
 
