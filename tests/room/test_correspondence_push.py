@@ -76,6 +76,7 @@ async def test_the_next_mover_is_pushed_when_away_and_the_alarm_rings_once(
             turn = (await receiver.wait_for(2))[1]
             assert turn.payload["kind"] == "your_turn"
             assert turn.payload["url"] == f"/#/t/{code}"
+            assert turn.payload["params"] == {"name": "Ada", "preset": "scopa"}
             assert turn.headers["Urgency"] == "normal"
             assert (await clock_of(ada, code))["mover"] == 1
 
@@ -95,7 +96,7 @@ async def test_the_next_mover_is_pushed_when_away_and_the_alarm_rings_once(
             [alarm] = (await receiver.wait_for(3))[2:]
             await drained(room)
             assert alarm.payload["kind"] == "time_alarm"
-            assert alarm.payload["params"] == {"hours": 24}
+            assert alarm.payload["params"] == {"name": "Ada", "hours": 24}
             assert alarm.headers["Urgency"] == "high"
             assert len(receiver.arrived) == 3 and not receiver.refused
 

@@ -173,13 +173,12 @@ class Games:
         table = self.room.tables.get(code)
         if table is not None and (table.version != version or table.broadcast.present(seat)):
             return
-        holders = await games_queries.seat_holders(self.room.storage, code)
-        if seat not in holders:
+        who = await games_queries.seated(self.room.storage, code)
+        if seat not in who.accounts:
             return
-        names = [s.name or "" for s in table.seats if s.seat != seat] if table else []
-        await self.notify(self.room, holders[seat], "your_turn", str(match_id or code),
-                          {"name": names[0] if names else ""}, f"/#/t/{code}",
-                          once=f"turn:{code}:{version}")
+        await self.notify(self.room, who.accounts[seat], "your_turn", str(match_id or code),
+                          {"name": who.opponent_of(seat), "preset": who.preset},
+                          f"/#/t/{code}", once=f"turn:{code}:{version}")
 
     async def match_ended(self, match: FinishedMatch) -> None:
         if match.pace == PACE:
@@ -217,14 +216,15 @@ class Games:
         table = self.room.tables.get(clock.code)
         if table is not None and table.broadcast.present(clock.mover):
             return
-        holders = await games_queries.seat_holders(self.room.storage, clock.code)
-        if clock.mover not in holders:
+        who = await games_queries.seated(self.room.storage, clock.code)
+        if clock.mover not in who.accounts:
             return
         self.alarms_rung += 1
         assert clock.deadline is not None
         hours = max(0, round((clock.deadline - self.clock()).total_seconds() / 3600))
-        await self.notify(self.room, holders[clock.mover], "time_alarm", clock.code,
-                          {"hours": hours}, f"/#/t/{clock.code}",
+        await self.notify(self.room, who.accounts[clock.mover], "time_alarm", clock.code,
+                          {"name": who.opponent_of(clock.mover), "hours": hours},
+                          f"/#/t/{clock.code}",
                           once=f"alarm:{clock.code}:{clock.version}:{clock.vacation}")
 
     async def _ran_out(self, clock: games_queries.Clock) -> None:

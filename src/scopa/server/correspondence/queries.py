@@ -240,6 +240,29 @@ async def seat_holders(storage: Storage, code: str) -> dict[int, int]:
         return {int(row.seat): int(row.account_id) for row in rows}
 
 
+@dataclass(frozen=True)
+class Seated:
+    """Who plays at a correspondence table: each seat's account and name, and the game."""
+
+    accounts: dict[int, int]
+    names: dict[int, str]
+    preset: str
+
+    def opponent_of(self, seat: int) -> str:
+        return next((name for other, name in sorted(self.names.items()) if other != seat), "")
+
+
+async def seated(storage: Storage, code: str) -> Seated:
+    async with storage.engine.connect() as connection:
+        rules = await connection.scalar(sa.select(tables.c.rules).where(tables.c.code == code))
+        names = {int(row.seat): row.name or "" for row in await connection.execute(
+            sa.select(seats.c.seat, seats.c.name).where(seats.c.table_code == code))}
+        held = {int(row.seat): int(row.account_id) for row in await connection.execute(
+            sa.select(seat_accounts.c.seat, seat_accounts.c.account_id)
+            .where(seat_accounts.c.table_code == code))}
+    return Seated(held, names, str((rules or {}).get("name", "scopa")))
+
+
 async def spend_vacation(
     storage: Storage, account_id: int, year: int, allowed: int
 ) -> bool:
