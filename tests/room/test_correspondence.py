@@ -237,6 +237,27 @@ async def person_again(url: str, name: str) -> AsyncIterator[Me]:
         yield Me(lobby, name)
 
 
+async def test_one_vacation_day_covers_every_clock_that_runs_out_at_once(tmp_path: Path) -> None:
+    clock = Clock()
+    async with running_server(room_settings(tmp_path, clock)) as room, \
+            person(room.url, "Ada") as ada, person(room.url, "Bea") as bea:
+        codes = [await offered_and_accepted(ada, bea, days=2) for _ in range(2)]
+        for code in codes:  # Bea (seat 1) to move at both
+            if (await clock_of(ada, code))["mover"] == 0:
+                async with at_table(room.url, code, await token_of(ada, code)) as connection:
+                    version = await move_once(connection)
+                await until(lambda v=version, c=code: _clock_at(ada, c, v), "a move's clock")
+        deadlines = [(await clock_of(ada, code))["deadline"] for code in codes]
+        clock.advance(2 * DAY + timedelta(hours=1))
+        await games_of(room).sweep()
+        assert (await bea.get("/api/correspondence"))["vacation"]["used"] == 1
+        for code, before in zip(codes, deadlines, strict=True):
+            after = await clock_of(ada, code)
+            assert after["vacation"] == 1 and after["status"] == "playing"
+            assert datetime.fromisoformat(after["deadline"]) == \
+                datetime.fromisoformat(before) + DAY
+
+
 async def test_a_late_opponent_is_waited_for_then_claimed_against(tmp_path: Path) -> None:
     clock = Clock()
     async with running_server(room_settings(tmp_path, clock, vacation_days=0)) as room, \

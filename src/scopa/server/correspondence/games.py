@@ -238,8 +238,13 @@ class Games:
         if table.status != "playing" or table.game is None:
             await games_queries.finish(storage, clock.code, self.clock())
             return
-        if table.version != clock.version:
-            return  # a move came since the clock was read: it set the clock again
+        fresh = await games_queries.clock_of(storage, clock.code)
+        if fresh is None or fresh.version != table.version or fresh.deadline is None \
+                or fresh.deadline > self.clock():
+            # Since the sweep read it, a move set the clock again, or a vacation day spent on
+            # another of the mover's clocks moved this one on too (one day covers them all).
+            return
+        clock = fresh
         assert clock.mover is not None and clock.deadline is not None
         holders = await games_queries.seat_holders(storage, clock.code)
         mover_account = holders.get(clock.mover)
