@@ -275,9 +275,22 @@ async def test_a_late_opponent_is_waited_for_then_claimed_against(tmp_path: Path
         await games_of(room).sweep()
         late = await clock_of(ada, code)
         assert late["overdue"] and late["deadline"] is None and late["status"] == "playing"
-        # The late mover may still move: the other's time starts, whole.
+        # The late mover may still move: the other's time starts, whole. A move out of turn,
+        # or for another version, is refused as at any table.
         token = await token_of(people[mover], code)
+        other_token = await token_of(people[1 - mover], code)
+        async with at_table(room.url, code, other_token) as other:
+            assert other.view is not None and not other.my_turn
+            await other.send({"type": "move", "move": "7D", "version": other.version,
+                              "ref": "early"})
+            refused = await other.wait_for(lambda m: m["type"] == "error", TIMEOUT)
+            assert refused["code"] == "not_your_turn"
         async with at_table(room.url, code, token) as connection:
+            assert connection.version is not None
+            await connection.send({"type": "move", "move": "7D",
+                                   "version": connection.version + 5, "ref": "stale"})
+            refused = await connection.wait_for(lambda m: m["type"] == "error", TIMEOUT)
+            assert refused["code"] == "stale_version"
             version = await move_once(connection)
         await until(lambda v=version: _clock_at(ada, code, v), "the clock set by the move")
         now_clock = await clock_of(ada, code)
@@ -288,6 +301,13 @@ async def test_a_late_opponent_is_waited_for_then_claimed_against(tmp_path: Path
         await games_of(room).sweep()
         await until(lambda: _over(ada, code), "the match lost on time")
         assert (await people[mover].post(f"/api/correspondence/tables/{code}/claim"))[0] == 409
+        # The one who lost on time moves after all: refused, as at a match that ended.
+        late_token = await token_of(people[1 - mover], code)
+        async with at_table(room.url, code, late_token) as connection:
+            await connection.send({"type": "move", "move": "7D", "version": version,
+                                   "ref": "late"})
+            refused = await connection.wait_for(lambda m: m["type"] == "error", TIMEOUT)
+            assert (refused["code"], refused["ref"]) == ("no_match", "late")
 
 
 async def test_a_waiting_player_claims_the_win(tmp_path: Path) -> None:
