@@ -117,6 +117,7 @@ class CardRoom:
         """Commands this process's sockets sent to other processes' tables since it started."""
         self._loading = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
+        self._closing = asyncio.Event()
         self._open_list: tuple[int, float, list[dict[str, Any]]] | None = None
         """The open-table list as last read from the database: the lobby's version it was
         read at, when, and the list."""
@@ -138,10 +139,14 @@ class CardRoom:
         self._sweeper = asyncio.create_task(self._sweep_now_and_then(), name="scopa-sweeper")
 
     async def close(self) -> None:
+        """Stop the sweeps by a flag, not by cancelling their loop (as the pools' matchmaker
+        and the tournaments' director stop): on Python 3.11 a cancellation that meets a
+        database or Redis call just as it finishes can be lost (``asyncio.wait_for``'s
+        gh-86296), and a loop that lost it sleeps on while the close waits for it. The sweep
+        in progress ends, then the loop returns."""
+        self._closing.set()
         if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+            await self._sweeper
         for table in self.tables.values():
             await table.close()
         await self.pool.close()
@@ -152,8 +157,11 @@ class CardRoom:
         return timedelta(seconds=self.settings.waiting_expiry)
 
     async def _sweep_now_and_then(self) -> None:
-        while True:
-            await asyncio.sleep(self.settings.sweep_every)
+        while not self._closing.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._closing.wait(), self.settings.sweep_every)
+            if self._closing.is_set():
+                return
             try:
                 await self.sweep(now())
             except Exception:
