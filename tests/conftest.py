@@ -142,9 +142,28 @@ def pytest_testnodedown(node: object, error: object) -> None:
     _finished[getattr(name, "id", "?")] = time.monotonic() - _began
 
 
+_by_file: dict[str, float] = {}
+"""Seconds spent in each test file, its fixtures' setup and teardown included."""
+FILES_SHOWN = 25
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Count each step's time to its file (in the run's main process, which every pytest
+    process reports to)."""
+    path = report.nodeid.split("::", 1)[0]
+    _by_file[path] = _by_file.get(path, 0.0) + report.duration
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """When each pytest process finished its share, in seconds from the run's start: the two
-    should end close together (test files are dealt to whichever is free, --dist loadfile)."""
+    """The files that took the most time (a file runs whole in one process, so this is what
+    the processes' shares are made of), and when each pytest process finished its share, in
+    seconds from the run's start: the two should end close together (test files are dealt to
+    whichever is free, --dist loadfile)."""
+    if _by_file:
+        total = sum(_by_file.values())
+        terminalreporter.write_sep("=", f"slowest {FILES_SHOWN} test files, of {total:.0f} s")
+        for path, seconds in sorted(_by_file.items(), key=lambda item: -item[1])[:FILES_SHOWN]:
+            terminalreporter.write_line(f"{seconds:8.2f}s {path}")
     if len(_finished) > 1:
         ends = ", ".join(f"{name} at {seconds:.0f} s"
                          for name, seconds in sorted(_finished.items()))
