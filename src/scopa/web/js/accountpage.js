@@ -28,13 +28,28 @@ export function showAccount(main) {
   let deleteProblem = null;
   let push = null; // the notifications' panel, once logged in
 
+  let loaded = false;
   async function load() {
+    const was = me;
     me = await whoAmI(true);
     sessions = me ? await api("/account/sessions").catch(() => []) : [];
     if (me && !push) push = pushPanel(() => render());
     if (!me) push = null;
     render();
     showAccountLink();
+    if (loaded && Boolean(me) !== Boolean(was)) loggedIn(me);
+    loaded = true;
+  }
+
+  // Just logged in (or registered), or out: the header's count of correspondence matches
+  // waiting for your move (js/gamesbadge.js) shown or taken away, and once in, back to the
+  // page that sent the person here to log in (an offer's link, js/games.js), if one did.
+  function loggedIn(now) {
+    import("./gamesbadge.js").then((module) => module.keepBadge(), () => null);
+    if (!now) return;
+    const back = sessionStorage.getItem("scopa.after_login");
+    sessionStorage.removeItem("scopa.after_login");
+    if (back?.startsWith("#/games")) location.hash = back;
   }
 
   async function attempt(action, success = "") {

@@ -1,11 +1,8 @@
-// The client's entry: the header (language, deck look, card back), then the lobby or a table by the URL:
-// "#/" is the lobby, "#/t/CODE" a table (the link to share), "#/rules" the rules; "#/account",
-// "#/leaderboard/POOL", "#/p/NAME" (a profile; ratingslink.js loads both), "#/m/ID" (a
-// finished match's replay) and "#/puzzles" (puzzlelink.js, which loads puzzles.js;
-// replaylink.js loads replay.js alike),
-// "#/daily" (dailylink.js, which loads daily.js), "#/tournaments/ID" (tournamentlink.js, which
-// loads tournaments.js), "#/offline" (offlineplay.js), "#/offline/ID" (an uploaded match's
-// replay, replaylink.js).
+// The client's entry: the header (language, deck look, card back), then a screen by the URL:
+// "#/" the lobby, "#/t/CODE" a table (the link to share), "#/rules"; loaded when first opened
+// (by their *link.js, or onDemand here): "#/account", "#/leaderboard/POOL", "#/p/NAME",
+// "#/m/ID" and "#/offline/ID" (replays), "#/puzzles", "#/daily", "#/tournaments/ID",
+// "#/offline", "#/games" (correspondence; its badge, for a player, after the page loads).
 
 import { showAccount, showAccountLink, whoAmI } from "./account.js";
 import { LOOKS } from "./api.js";
@@ -25,6 +22,7 @@ import { showTournament } from "./tournamentlink.js";
 
 let screen = null;
 const offlinePlay = onDemand("offlineplay.js");
+const games = onDemand("games.js", "games.css");
 
 // Matches played offline, uploaded once online and logged in (js/offlinestore.js).
 async function uploadOffline() {
@@ -58,6 +56,9 @@ function route() {
   else if (location.hash === "#/daily") screen = showDaily(main);
   else if (location.hash === "#/offline") {
     screen = standIn(main, "", offlinePlay, (module) => module.showOfflinePlay(main));
+  }
+  else if (location.hash.startsWith("#/games")) {
+    screen = standIn(main, "", games, (module) => module.showGames(main, location.hash));
   }
   else if (location.hash.match(/^#\/tournaments\/(\d+|new)$/)) {
     screen = showTournament(main, location.hash);
@@ -126,6 +127,7 @@ async function start() {
   uploadOffline();
   window.addEventListener("online", uploadOffline);
   document.getElementById("main").setAttribute("aria-busy", "false");
+  if (await whoAmI()) import("./gamesbadge.js").catch(() => 0);
 }
 
 start();
