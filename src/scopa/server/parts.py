@@ -68,5 +68,5 @@ PARTS: tuple[Part, ...] = (
     Social(unlisted=daily_tables, reachable=PUSH.reachable, notify=PUSH.notify),
     Pools(blocked_among=blocked_among),
     Offline(),
-    Correspondence(notify=PUSH.notify, reachable=PUSH.reachable, blocked_among=blocked_among),
+    Correspondence(notify=PUSH.notify, blocked_among=blocked_among),
 )

@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Coroutine
+from datetime import datetime
 from typing import Any, Final
 
 from ...rules import Rules
@@ -29,7 +30,7 @@ from ..accounts import accounts, ratings
 from ..common.errors import LobbyError
 from ..common.protocol import ProtocolError
 from ..common.services import Service
-from ..feature import Notify, Reachable
+from ..feature import Notify
 from ..store import rating_queries
 from ..store.writer import Write
 from ..table.finished import FinishedMatch
@@ -49,10 +50,9 @@ FINISHED_SHOWN_DAYS: Final = 7
 class Games:
     """This process's share of the room's correspondence matches."""
 
-    def __init__(self, room: CardRoom, notify: Notify, reachable: Reachable) -> None:
+    def __init__(self, room: CardRoom, notify: Notify) -> None:
         self.room = room
         self.notify = notify
-        self.reachable = reachable
         self._closing = asyncio.Event()
         self._sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -72,7 +72,8 @@ class Games:
     def settings(self) -> CorrespondenceSettings:
         return self.room.settings.section(CorrespondenceSettings)
 
-    def clock(self) -> Any:
+    def clock(self) -> datetime:
+        """Now, as the correspondence clocks read it (the settings' clock)."""
         return self.settings.clock()
 
     async def open(self) -> None:
@@ -143,7 +144,7 @@ class Games:
         mover = table.turns.to_move()
         assert mover is not None
         await games_queries.moved(storage, table.code, 0, mover, self.clock())
-        await self._your_turn(table.code, table.match_id, 0, mover)
+        self._your_turn(table.code, table.match_id, 0, mover)
         return table, [(held, secret) for held, secret in grants]
 
     # -- what the tables tell ----------------------------------------------------------------
@@ -161,9 +162,9 @@ class Games:
         """A move stored: the next mover is pushed in a moment, if they are not at the
         table."""
         if move.to_move is not None:
-            await self._your_turn(move.code, move.match_id, move.version, move.to_move)
+            self._your_turn(move.code, move.match_id, move.version, move.to_move)
 
-    async def _your_turn(self, code: str, match_id: int | None, version: int, seat: int) -> None:
+    def _your_turn(self, code: str, match_id: int | None, version: int, seat: int) -> None:
         self._soon(self._push_turn(code, match_id, version, seat))
 
     async def _push_turn(self, code: str, match_id: int | None, version: int, seat: int) -> None:

@@ -19,7 +19,7 @@ from ..common.errors import LobbyError
 from ..common.tokens import normalise_code
 from ..lobby import SeatGrant, TableView
 from . import queries as games_queries
-from .games import FINISHED_SHOWN_DAYS, GAMES, PACE, Games
+from .games import FINISHED_SHOWN_DAYS, GAMES, Games
 from .offers import OFFERS, Dealt, Offers
 
 router = APIRouter(prefix="/api/correspondence", tags=["correspondence"],
@@ -263,5 +263,3 @@ async def claim(code: Code, me: Me, desk: Desk) -> ClockView:
     await desk.claim(clock, seat)
     return await table_clock(clock.code, desk)
 
-
-__all__ = ["PACE", "router"]
