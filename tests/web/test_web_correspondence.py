@@ -108,6 +108,7 @@ def test_an_offer_by_name_accepted_a_move_played_and_the_badges(
     expect(mover.page.locator("#games-link")).to_have_attribute("data-your-turn", "1")
     expect(waiter.page.locator("#games-link")).to_have_attribute("data-your-turn", "0")
     expect(waiter.page.locator("#games-badge")).to_have_count(0)
+    expect(waiter.page.locator("#games-link")).to_have_text("Your games")
     expect(mover.page.locator(f"li.game[data-table='{code}'] .game-turn")).to_have_text(
         "▶ Your move")
     expect(mover.page.locator(f"li.game[data-table='{code}'] .game-left")).to_contain_text(
@@ -212,6 +213,9 @@ def test_an_offer_s_page_as_its_link_opens_it(browser: Browser, room: str) -> No
     guest.page.goto(f"{room}/#/games/offer/nothing-here")
     expect(guest.page.locator("#offer-state")).to_have_text(
         "There is no such offer: check the link.")
+    # The browser's console tells of that answer (404) itself; nothing else may be there.
+    guest.errors.remove("Failed to load resource: the server responded with a status of 404 "
+                        "(Not Found)")
     for each in (cleo, guest):
         each.check()
 
@@ -260,8 +264,9 @@ def test_a_clock_nearly_out_on_vacation_and_out_of_time(browser: Browser, room: 
     mover_seat = game["seat"] if game["your_turn"] else 1 - game["seat"]
 
     # Nearly out (under a fifth of the 2 days), a vacation day spent: the title calls.
-    faked_clock(mover.page, code, seconds_left=5 * 3600, vacation=1)
+    faked_clock(mover.page, code, seconds_left=5 * 3600 + 50, vacation=1)
     mover.page.goto(f"{room}/#/t/{code}")
+    mover.page.reload()
     clock = mover.page.locator("#days-clock")
     expect(clock).to_contain_text("Your move: 5 hours left")
     expect(clock).to_contain_text("On vacation: 1 day spent, +24 hr")
@@ -281,6 +286,7 @@ def test_a_clock_nearly_out_on_vacation_and_out_of_time(browser: Browser, room: 
     expect(mover.page.locator("#claim-win")).to_have_count(0)
     faked_clock(waiter.page, code, **out)
     waiter.page.goto(f"{room}/#/t/{code}")
+    waiter.page.reload()
     expect(waiter.page.locator("#days-clock")).to_contain_text("ran out of time")
     expect(waiter.page.locator("#claim-win")).to_have_text("Claim the win")
     screenshot(waiter.page, "correspondence-table-overdue-desktop")
@@ -289,6 +295,8 @@ def test_a_clock_nearly_out_on_vacation_and_out_of_time(browser: Browser, room: 
     waiter.page.click("#claim-win")
     expect(waiter.page.locator("#days-clock .problem")).to_have_text(
         "There is no win to claim: your opponent's time has not run out.")
+    waiter.errors.remove("Failed to load resource: the server responded with a status of 409 "
+                         "(Conflict)")  # the browser's own word on the refusal
     for each in (gia, hal):
         each.check()
 

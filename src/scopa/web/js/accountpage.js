@@ -193,7 +193,9 @@ export function showAccount(main) {
   // into the forms (a slow answer did).
   let shown = "";
 
+  let closed = false; // gone to another screen: a late answer (the push panel's) draws nothing
   function render(force = false) {
+    if (closed) return;
     const state = JSON.stringify({ me, sessions, problem, done, deleting, deleteProblem,
       push: push?.state() });
     if (!force && state === shown) return;
@@ -217,5 +219,10 @@ export function showAccount(main) {
 
   render();
   load();
-  return { render: () => render(true) };
+  return {
+    render: () => render(true),
+    close() {
+      closed = true;
+    },
+  };
 }

@@ -88,8 +88,8 @@ function headerLink() {
 function drawBadge() {
   const link = headerLink();
   const waiting = count ?? 0;
-  link.replaceChildren(say("nav"), waiting ? h("span", { class: "games-badge",
-    id: "games-badge", "aria-hidden": "true" }, String(waiting)) : null);
+  link.replaceChildren(say("nav"), ...(waiting ? [h("span", { class: "games-badge",
+    id: "games-badge", "aria-hidden": "true" }, String(waiting))] : []));
   link.setAttribute("aria-label", waiting ? say("nav_waiting", { number: waiting })
     : say("nav"));
   link.dataset.yourTurn = String(waiting);
