@@ -149,6 +149,7 @@ def test_an_offer_by_name_accepted_a_move_played_and_the_badges(
     waiter.page.goto(f"{room}/#/")
     card = waiter.page.locator("#games-card")
     expect(card).to_contain_text("Your move in: 1")
+    screenshot(waiter.page, f"correspondence-lobby-{'desktop' if waiter is ada else 'phone'}")
     card.locator(f"a[data-table='{code}']").click()
     expect(waiter.page.locator(".hand button.playable").first).to_be_visible()
     expect(waiter.page.locator("#days-clock")).to_contain_text("Your move:")
@@ -298,6 +299,33 @@ def test_a_clock_nearly_out_on_vacation_and_out_of_time(browser: Browser, room: 
     waiter.errors.remove("Failed to load resource: the server responded with a status of 409 "
                          "(Conflict)")  # the browser's own word on the refusal
     for each in (gia, hal):
+        each.check()
+
+
+def test_two_seeks_alike_are_paired_into_a_match(browser: Browser, room: str) -> None:
+    """A seek waits in the correspondence pool; the next like seek of another player is
+    paired with it at once, and its maker is seated at the table dealt."""
+    max_ = logged_in(browser, room, "Max corr")
+    ned = logged_in(browser, room, "Ned corr", PHONE)
+    for each in (max_, ned):
+        each.page.check("#offer-kind-seek")
+        each.page.select_option("#offer-preset", "escoba")
+        each.page.select_option("#offer-days", "14")
+    max_.page.click("#offer-send")
+    expect(max_.page.locator("#offer-note")).to_contain_text("In the pool")
+    expect(max_.page.locator("#offers-sent")).to_contain_text(
+        "Looking for an opponent in the correspondence pool")
+    expect(max_.page.locator("#offers-sent button")).to_have_text(["Cancel"])
+    ned.page.click("#offer-send")
+    expect(ned.page).to_have_url(re.compile(r"#/t/[A-Z0-9]{6}$"))
+    expect(ned.page.locator(".hand .card")).to_have_count(3)
+    expect(ned.page.locator("#days-clock")).to_contain_text(re.compile(r"14 days|13 days"))
+    max_.page.reload()
+    expect(max_.page.locator("li.game")).to_have_count(1)
+    expect(max_.page.locator("li.game .game-what")).to_have_text(
+        "Escoba · 14 days a move · casual")
+    expect(max_.page.locator("#offers")).to_have_count(0)
+    for each in (max_, ned):
         each.check()
 
 
