@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, Route, ViewportSize, expect
 
 from ..room.server_support import sqlite_url, subprocess_server
@@ -388,4 +389,43 @@ def test_screenshots_in_italian_and_spanish(browser: Browser, room: str, locale:
         screenshot(lou.page, f"correspondence-offer-{language}-{size}")
         fits(lou.page)
     for each in (kim, lou):
+        each.check()
+
+
+def serious_violations(page: Page) -> str:
+    """axe-core's serious and critical findings on the page (as tests/web/test_web_axe.py
+    runs it), in words; empty when there are none."""
+    results = Axe().run(page).response
+    return "\n".join(
+        f"{v['id']} ({v['impact']}): {v['help']} "
+        + "; ".join(str(node["target"]) for node in v["nodes"][:6])
+        for v in results["violations"] if v["impact"] in {"serious", "critical"})
+
+
+def test_no_serious_violation_on_the_correspondence_pages(browser: Browser, room: str) -> None:
+    """axe-core on "Your games" (a match, a received and a sent offer, the note of a link),
+    an offer's page and a correspondence table with its menu open."""
+    pia = logged_in(browser, room, "Pia corr")
+    quin = logged_in(browser, room, "Quin corr")
+    offer_by_name(pia.page, "Quin corr")
+    quin.page.reload()
+    quin.page.click("#offers-received button.primary")
+    expect(quin.page).to_have_url(re.compile(r"#/t/[A-Z0-9]{6}$"))
+    table = quin.page.url
+    offer_by_name(pia.page, "Quin corr")
+    pia.page.check("#offer-kind-link")
+    pia.page.click("#offer-send")
+    expect(pia.page.locator("#note-url")).to_be_visible()
+    address = pia.page.locator("#note-url").input_value()
+    expect(pia.page.locator("li.game")).to_have_count(1)
+    assert serious_violations(pia.page) == ""
+    quin.page.goto(address)
+    expect(quin.page.locator("#offer-accept")).to_be_visible()
+    assert serious_violations(quin.page) == ""
+    quin.page.goto(table)
+    expect(quin.page.locator("#days-clock")).to_be_visible()
+    quin.page.click("#menu-button")
+    expect(quin.page.locator("#patience")).to_be_visible()
+    assert serious_violations(quin.page) == ""
+    for each in (pia, quin):
         each.check()
