@@ -388,6 +388,17 @@ def test_screenshots_in_italian_and_spanish(browser: Browser, room: str, locale:
         expect(lou.page.locator("#offer-accept")).to_be_visible()
         screenshot(lou.page, f"correspondence-offer-{language}-{size}")
         fits(lou.page)
+    # Another language chosen at the table (its menu open shows the header's choices): the
+    # clock and the header's link say it in that language's words.
+    for each in (kim, lou):
+        each.page.set_viewport_size(DESKTOP)
+    lou.page.goto(f"{room}/#/t/{code}")
+    expect(lou.page.locator("#days-clock")).to_be_visible()
+    lou.page.click("#menu-button")
+    lou.page.select_option("#language", "en")
+    expect(lou.page.locator("#days-clock")).to_contain_text(re.compile(r"Your move: |to move: "))
+    expect(lou.page.locator("#games-link")).to_contain_text("Your games")
+    expect(lou.page.locator("#patience legend")).to_have_text("If they run out of time")
     for each in (kim, lou):
         each.check()
 

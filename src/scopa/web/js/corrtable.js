@@ -13,7 +13,8 @@
 
 import { api, request } from "./api.js";
 import { h } from "./dom.js";
-import { days, duration, extraHours, gameWords, refreshBadge, say } from "./gamesbadge.js";
+import { days, duration, extraHours, gameWords, onNewWords, refreshBadge, say }
+  from "./gamesbadge.js";
 import { t } from "./i18n.js";
 
 const LOW = 0.2; // the share of the mover's time under which the title calls them
@@ -173,7 +174,10 @@ export function daysClock(main, code, game) {
     if (!clock.overdue && clock.deadline !== null && left() === 0) ask();
   }, TICK);
 
+  const unwords = onNewWords(() => draw());
+
   function stop() {
+    unwords();
     observer.disconnect();
     clearInterval(ticker);
     title();

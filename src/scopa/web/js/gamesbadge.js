@@ -32,6 +32,14 @@ export function gameWords() {
   return wordsAsked;
 }
 
+// What draws correspondence words outside a screen of main's (a table's clock): drawn again
+// once another language's words are here. The function returned stops it.
+const wordsRedraws = new Set();
+export function onNewWords(redraw) {
+  wordsRedraws.add(redraw);
+  return () => wordsRedraws.delete(redraw);
+}
+
 // A correspondence key's words ("games.x"): every key of this part is named through here.
 export const say = (key, params) => t(`games.${key}`, params);
 
@@ -133,6 +141,7 @@ export function keepBadge() {
   }, EVERY);
   new MutationObserver(() => gameWords().then(() => {
     if (document.getElementById("games-link")) drawBadge();
+    for (const redraw of wordsRedraws) redraw();
   })).observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
 }
 
