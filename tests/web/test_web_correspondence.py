@@ -275,6 +275,25 @@ def test_a_clock_nearly_out_on_vacation_and_out_of_time(browser: Browser, room: 
     expect(clock).to_have_class(re.compile(r"\blow\b"))
     expect(mover.page).to_have_title(re.compile(r"Your move: 5 hours left"))
     screenshot(mover.page, "correspondence-table-low-desktop")
+
+    # "Your games" says the same: the vacation day on the match, and a match out of time.
+    def games_answer(route: Route) -> None:
+        real = route.fetch().json()
+        game = {**real["games"][0], "seconds_left": 5 * 3600 + 50, "vacation": 1}
+        late = {**game, "table": "LATE00", "opponents": ["Lia corr"], "your_turn": False,
+                "overdue": True, "deadline": None, "seconds_left": None, "vacation": 0}
+        route.fulfill(status=200, content_type="application/json",
+                      body=json.dumps({**real, "games": [game, late]}))
+    mover.page.route("**/api/correspondence", games_answer)
+    mover.page.goto(f"{room}/#/games")
+    mine = mover.page.locator(f"li.game[data-table='{code}']")
+    expect(mine.locator(".game-left")).to_have_text("5 hours left")
+    expect(mine.locator(".game-left")).to_have_class(re.compile(r"\blow\b"))
+    expect(mine.locator(".game-vacation")).to_have_text("On vacation: 1 day spent, +24 hr")
+    expect(mover.page.locator("li.game[data-table='LATE00'] .game-left")).to_have_text(
+        "Lia corr ran out of time: claim the win, or wait for them.")
+    screenshot(mover.page, "correspondence-games-vacation-desktop")
+    mover.page.unroute("**/api/correspondence")
     mover.page.goto(f"{room}/#/")
     expect(mover.page).to_have_title("Scopa")
 

@@ -19,6 +19,7 @@ const KINDS = ["name", "link", "seek"];
 const CHOICES = "scopa.games.choices"; // the form's last choices: game, days, rated
 const AFTER_LOGIN = "scopa.after_login"; // where the account page sends a person back
 const REFRESH = 60_000;
+const LOW = 0.2; // under this share of a move's days left on your move, the time is in red
 const TICK = 20_000;
 
 export function showGames(main, hash) {
@@ -37,6 +38,10 @@ function what({ preset, target, days: perMove, rated }) {
 function field(id, key, control) {
   return h("label", { class: "field", for: id }, h("span", {}, say(key)), control);
 }
+
+// "21 Dec", "21 dic": a day in the reader's language.
+const shortDate = (iso) => new Date(iso).toLocaleDateString(document.documentElement.lang,
+  { day: "numeric", month: "short" });
 
 // The link of an offer, on this site.
 const offerLink = (offer) => `${location.origin}/#/games/offer/${offer.id}`;
@@ -122,7 +127,8 @@ function gamesPage(main) {
     h("a", { href: `#/t/${game.table}`, class: "game-link", id: `game-${game.table}` },
       h("span", { class: "game-who" }, say("against", { name: names })),
       h("span", { class: "game-turn" }, game.your_turn ? "▶ " : "", turn),
-      state ? h("span", { class: `game-left${game.overdue ? " overdue" : ""}` }, state) : null,
+      state ? h("span", { class: `game-left${game.overdue ? " overdue" : ""}${game.your_turn &&
+        left(game) < LOW * game.days * 86400 ? " low" : ""}` }, state) : null,
       playing && game.vacation ? h("span", { class: "game-vacation" }, say("vacation", {
         days: days(game.vacation), hours: extraHours(game.vacation) })) : null,
       h("span", { class: "game-what" }, what({ ...game, preset: game.rules.name }))));
@@ -142,8 +148,7 @@ function gamesPage(main) {
     const mine = offer.by === me.name;
     const whom = { name: say("offer_to", { name: offer.to ?? "" }), link: say("offer_link"),
       seek: say("offer_seek") }[offer.kind];
-    const until = new Date(offer.expires).toLocaleDateString(document.documentElement.lang,
-      { day: "numeric", month: "short" });
+    const until = shortDate(offer.expires);
     return h("li", { class: `offer ${mine ? "sent" : "received"}`, "data-offer": offer.id,
       "data-kind": offer.kind },
     h("p", { class: "offer-who" }, h("strong", {}, mine ? whom
@@ -406,7 +411,8 @@ function offerPage(main, id) {
       body = h("section", { class: "panel offer-page", id: "offer", "data-state": offer.state },
         h("p", { class: "offer-lead" }, h("strong", {}, say("offer_by", { name: offer.by })),
           " ", whom),
-        h("p", { class: "offer-what" }, what(offer)),
+        h("p", { class: "offer-what" }, what(offer), offer.state === "open"
+          ? [" · ", say("expires", { date: shortDate(offer.expires) })] : null),
         h("p", { class: "offer-about" }, say("offer_about", { days: days(offer.days) })),
         problemLine(problem, load, { id: "offer-problem" }),
         state());
