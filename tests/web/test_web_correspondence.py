@@ -232,6 +232,7 @@ def test_an_offer_accepted_from_its_page_seats_the_accepter(browser: Browser, ro
     expect(fay.page.locator("#offer")).to_contain_text("1 day a move")
     screenshot(fay.page, "correspondence-offer-small")
     fits(fay.page)
+    assert {"offer-accept", "offer-decline", "offer-games"} <= tabbed(fay.page, 12)
     fay.page.click("#offer-accept")
     expect(fay.page).to_have_url(re.compile(r"#/t/[A-Z0-9]{6}$"))
     expect(fay.page.locator(".hand .card")).to_have_count(3)
@@ -311,6 +312,7 @@ def test_a_clock_nearly_out_on_vacation_and_out_of_time(browser: Browser, room: 
     expect(waiter.page.locator("#days-clock")).to_contain_text("ran out of time")
     expect(waiter.page.locator("#claim-win")).to_have_text("Claim the win")
     screenshot(waiter.page, "correspondence-table-overdue-desktop")
+    assert "claim-win" in tabbed(waiter.page, 30)
     # The room refuses the claim (the time has not really run out), in words.
     waiter.page.unroute(f"**/api/correspondence/tables/{code}")
     waiter.page.click("#claim-win")
@@ -349,17 +351,23 @@ def test_two_seeks_alike_are_paired_into_a_match(browser: Browser, room: str) ->
         each.check()
 
 
+def tabbed(page: Page, presses: int) -> set[str]:
+    """The controls Tab reaches, by id (or tag), from where the focus is."""
+    reached = set()
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        reached.add(str(page.evaluate("document.activeElement.id || "
+                                      "document.activeElement.tagName")))
+    return reached
+
+
 def test_the_games_page_by_the_keyboard(browser: Browser, room: str) -> None:
     ivy = logged_in(browser, room, "Ivy corr")
     jo = logged_in(browser, room, "Jo corr")
     offer_by_name(ivy.page, "Jo corr")
     jo.page.reload()
     expect(jo.page.locator("#offers-received li")).to_have_count(1)
-    reached: list[str] = []
-    for _ in range(40):
-        jo.page.keyboard.press("Tab")
-        reached.append(str(jo.page.evaluate("document.activeElement.id || "
-                                            "document.activeElement.tagName")))
+    reached = tabbed(jo.page, 40)
     offer = overview(jo.page, room)["offers"][0]["id"]
     wanted = ["games-link", f"accept-{offer}", f"decline-{offer}", "offer-kind-name",
               "offer-to", "offer-preset", "offer-days", "offer-rated", "offer-send"]
