@@ -155,7 +155,10 @@ async def test_a_match_by_name_keeps_its_days_lets_go_of_its_table_and_is_lost_o
         profile = await ada.get(f"/api/profiles/{late.name}")
         assert [(r["pool"], r["losses"]) for r in profile["ratings"]] == \
             [("scopa-2-correspondence", 1)], profile["ratings"]
-        assert (await late.get("/api/correspondence"))["games"][0]["status"] == "over"
+        [lost] = (await late.get("/api/correspondence"))["games"]
+        [won] = (await (bea if late is ada else ada).get("/api/correspondence"))["games"]
+        assert (lost["status"], lost["result"], won["result"]) == ("over", "loss", "win")
+        assert lost["your_turn"] is False and lost["deadline"] is None
 
 
 async def _rated(me: Me, name: str) -> bool:
@@ -330,6 +333,10 @@ async def test_a_waiting_player_claims_the_win(tmp_path: Path) -> None:
         await until(lambda: _over(ada, code), "the match claimed")
         table = await ada.get(f"/api/tables/{code}")
         assert table["status"] == "over"
+        # No rematch at a correspondence table: a new match is a new offer.
+        answer = await waiting.lobby.http.post(f"/api/tables/{code}/rematch",
+                                               json={"token": await token_of(waiting, code)})
+        assert (answer.status_code, answer.json()["code"]) == (409, "correspondence_no_rematch")
 
 
 async def test_seeks_pair_links_are_taken_once_and_refusals_say_why(tmp_path: Path) -> None:

@@ -152,7 +152,7 @@ def test_every_key_the_client_uses_is_in_english() -> None:
     assert sorted(keys - set(catalogue("en")) - parts) == []
 
 
-PARTS = ["offline", "push"]
+PARTS = ["games", "offline", "push"]
 """The catalogues of parts loaded on demand (i18n/<part>/<language>.json, added to the
 language's by i18n.js's addWords): a first load does not carry their words."""
 

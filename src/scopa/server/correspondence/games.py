@@ -112,10 +112,13 @@ class Games:
         """Refuse (409) a new match for an account that plays its most already."""
         most = self.settings.max_matches
         if await games_queries.playing_count(self.room.storage, account_id) >= most:
-            who = "you play" if name is None else f"{name} plays"
+            if name is None:
+                raise LobbyError(
+                    409, f"you play {most} correspondence matches already: finish one first",
+                    code="correspondence_full", params={"most": most})
             raise LobbyError(
-                409, f"{who} {most} correspondence matches already: finish one first",
-                code="correspondence_full", params={"most": most, "name": name or ""})
+                409, f"{name} plays {most} correspondence matches already: offer them one later",
+                code="correspondence_full_other", params={"most": most, "name": name})
 
     async def refuse_newcomer(self, account_id: int, name: str | None) -> None:
         refusal = await ratings.newcomer_refusal(

@@ -155,7 +155,7 @@ class Offers:
     async def get(self, offer_id: str) -> games_queries.Offer:
         found = await games_queries.offer(self.storage, offer_id)
         if found is None:
-            raise LobbyError(404, "there is no such offer", code="no_offer")
+            raise LobbyError(404, "there is no such offer", code="unknown_offer")
         return found
 
     def _refuse_closed(self, offer: games_queries.Offer) -> None:

@@ -23,6 +23,7 @@ from ..store.schema import (
     correspondence_matches,
     correspondence_offers,
     correspondence_vacations,
+    matches,
     seat_accounts,
     seats,
     tables,
@@ -325,6 +326,8 @@ class Game:
     patient: tuple[int, ...]
     rules: dict[str, Any]
     opponents: tuple[str, ...]
+    winner: int | None
+    """The side that won, once over."""
 
 
 async def games_of(storage: Storage, account_id: int, since: datetime) -> list[Game]:
@@ -333,10 +336,12 @@ async def games_of(storage: Storage, account_id: int, since: datetime) -> list[G
     mine = seat_accounts.alias("mine")
     async with storage.engine.connect() as connection:
         rows = (await connection.execute(
-            sa.select(correspondence_matches, mine.c.seat.label("my_seat"), tables.c.rules)
+            sa.select(correspondence_matches, mine.c.seat.label("my_seat"), tables.c.rules,
+                      matches.c.winner)
             .select_from(correspondence_matches
                          .join(mine, mine.c.table_code == correspondence_matches.c.table_code)
-                         .join(tables, tables.c.code == correspondence_matches.c.table_code))
+                         .join(tables, tables.c.code == correspondence_matches.c.table_code)
+                         .outerjoin(matches, matches.c.id == tables.c.match_id))
             .where(mine.c.account_id == account_id,
                    sa.or_(correspondence_matches.c.status == "playing",
                           correspondence_matches.c.finished_at >= since)))).all()
@@ -355,7 +360,8 @@ async def games_of(storage: Storage, account_id: int, since: datetime) -> list[G
         found.append(Game(
             clock.code, row.my_seat, clock.status, clock.days, clock.rated, clock.mover,
             clock.deadline, clock.vacation, clock.overdue, clock.patient, row.rules,
-            tuple(name for seat, name in names.get(clock.code, []) if seat != row.my_seat)))
+            tuple(name for seat, name in names.get(clock.code, []) if seat != row.my_seat),
+            row.winner))
     return found
 
 

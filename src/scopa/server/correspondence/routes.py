@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Path
 from pydantic import BaseModel, Field, StringConstraints
 
+from ...rules import Rules
 from ..accounts.accounts import Me, rate_limit
 from ..common.errors import LobbyError
 from ..common.tokens import normalise_code
@@ -83,6 +84,8 @@ class GameView(BaseModel):
     seconds_left: float | None
     vacation: int = Field(description="vacation days the mover spent on this turn")
     overdue: bool = Field(description="the mover ran out of time and the other waits")
+    result: Literal["win", "loss"] | None = Field(
+        description="yours, once over (a loss on time is a loss)")
 
 
 class Vacation(BaseModel):
@@ -138,6 +141,12 @@ def _grant(dealt: Dealt) -> SeatGrant:
                      socket=f"/ws/tables/{info['code']}")
 
 
+def _result(game: games_queries.Game) -> Literal["win", "loss"] | None:
+    if game.status != "over" or game.winner is None:
+        return None
+    return "win" if Rules.from_dict(game.rules).side_of(game.seat) == game.winner else "loss"
+
+
 def _left(deadline: datetime | None, moment: datetime) -> float | None:
     return None if deadline is None else max(0.0, (deadline - moment).total_seconds())
 
@@ -157,7 +166,7 @@ async def overview(me: Me, desk: Desk) -> Overview:
                  opponents=list(game.opponents),
                  deadline=None if game.deadline is None else game.deadline.isoformat(),
                  seconds_left=_left(game.deadline, moment), vacation=game.vacation,
-                 overdue=game.overdue)
+                 overdue=game.overdue, result=_result(game))
         for game in games
     ]
     views.sort(key=lambda view: (view.status != "playing", not view.your_turn,

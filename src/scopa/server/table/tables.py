@@ -288,6 +288,10 @@ class Table:
             if self.status != "over":
                 raise LobbyError(409, f"the table is {self.status}: a rematch follows a match",
                                  code="no_rematch", params={"status": self.status})
+            if self.pace != "live":
+                raise LobbyError(409, "a correspondence match has no rematch at its table: "
+                                 "offer a new one from your games",
+                                 code="correspondence_no_rematch")
             if any(self.seating.is_free(seat) for seat in self.seats):
                 await self.seating.wait_again()
                 return
