@@ -114,7 +114,9 @@ function gamesPage(main) {
   function gameLine(game) {
     const names = game.opponents.join(", ");
     const playing = game.status === "playing";
-    const turn = !playing ? say("over") : game.your_turn ? say("your_move")
+    const over = game.result ? say(game.result === "win" ? "over_won" : "over_lost")
+      : say("over");
+    const turn = !playing ? over : game.your_turn ? say("your_move")
       : say("their_move", { name: names });
     let state = null;
     if (playing && game.overdue) {
@@ -345,7 +347,7 @@ function offerPage(main, id) {
       if (me) offer = await api(`/correspondence/offers/${encodeURIComponent(id)}`);
       problem = null;
     } catch (error) {
-      if (error.code === "no_offer") missing = true;
+      if (error.code === "unknown_offer") missing = true;
       else problem = problemOf(error);
     }
     if (!closed) render();
