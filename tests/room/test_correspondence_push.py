@@ -63,7 +63,8 @@ async def test_the_next_mover_is_pushed_when_away_and_the_alarm_rings_once(
             [pushed] = await receiver.wait_for(1)
             assert pushed.payload["kind"] == "challenge"
             assert pushed.payload["url"] == f"/#/games/offer/{offer['id']}"
-            assert pushed.payload["params"] == {"name": "Ada", "preset": "scopa", "rated": 0}
+            assert pushed.payload["params"] == {"name": "Ada", "preset": "scopa", "rated": 0,
+                                                "days": 5}
 
             status, grant = await bea.post(f"/api/correspondence/offers/{offer['id']}/accept")
             assert status == 200

@@ -150,6 +150,25 @@ def test_a_push_is_shown_in_the_readers_language_and_its_click_opens_the_challen
                         f"tournament_start:{arena}")
         page.wait_for_url(f"{base}/#/tournaments/{arena}")
         shown_once(page, ["Ada ti sfida"])
+
+        # A correspondence offer waits two weeks, not a minute; a move calls its mover back,
+        # and its click takes the window to the table.
+        deliver(page, base, {"kind": "challenge", "url": "/#/games/offer/X1",
+                             "params": {"name": "Cid", "preset": "scopa", "rated": 0, "days": 3},
+                             "tag": "challenge:X1", "sent": 3})
+        deliver(page, base, {"kind": "your_turn", "url": "/#/t/ABC123",
+                             "params": {"name": "Cid", "preset": "scopa"},
+                             "tag": "your_turn:ABC123", "sent": 4})
+        shown = {n["title"]: n for n in shown_once(
+            page, ["Ada ti sfida", "Cid ti sfida", "Tocca a te contro Cid"])}
+        assert shown["Cid ti sfida"]["body"] == \
+            "Scopa, 3 giorni a mossa: rispondi entro due settimane."
+        assert shown["Tocca a te contro Cid"]["body"] == "Scopa: la tua mossa."
+        worker.evaluate("""(tag) => self.registration.getNotifications({tag})
+            .then(([notification]) => self.dispatchEvent(
+                new NotificationEvent("notificationclick", {notification})))""",
+                        "your_turn:ABC123")
+        page.wait_for_url(f"{base}/#/t/ABC123")
         watched.check()
 
 

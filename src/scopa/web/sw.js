@@ -146,11 +146,15 @@ async function showPush(push) {
     catalogue(`i18n/${language}.json`)]);
   const params = { ...push.params };
   if (params.preset) params.game = main[`preset.${params.preset}`] ?? params.preset;
+  // A push about a correspondence match carries its days a move: its words, where a kind has
+  // words of its own for that (a challenge waits two weeks, not a minute), are push.<kind>.days.*.
+  const wordsOf = (part) => (params.days && words[`push.${push.kind}.days.${part}`] !== undefined
+    ? `push.${push.kind}.days.${part}` : `push.${push.kind}.${part}`);
   const fill = (key) => (words[key] ?? "").replace(/\{(\w+)\}/g,
     (_, name) => String(params[name] ?? ""));
-  const title = fill(`push.${push.kind}.title`) || main["app.title"] || "Scopa";
+  const title = fill(wordsOf("title")) || main["app.title"] || "Scopa";
   await self.registration.showNotification(title, {
-    body: fill(`push.${push.kind}.body`), tag: push.tag, renotify: Boolean(push.tag),
+    body: fill(wordsOf("body")), tag: push.tag, renotify: Boolean(push.tag),
     lang: language, icon: `${PREFIX}icons/icon-192.png`, data: { url: push.url ?? "/" },
   });
 }

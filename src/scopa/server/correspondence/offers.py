@@ -108,7 +108,7 @@ class Offers:
         if other is not None:
             await self.games.notify(
                 self.room, other[0], "challenge", offer.id,
-                {"name": me.name, "preset": preset, "rated": int(rated)},
+                {"name": me.name, "preset": preset, "rated": int(rated), "days": days},
                 f"/#/games/offer/{offer.id}", once=f"offer:{offer.id}")
         return offer, None
 
