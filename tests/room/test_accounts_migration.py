@@ -104,3 +104,32 @@ def test_no_migration_imports_the_live_code() -> None:
             found += [f"{path.name}: {name}" for name in names
                       if name.startswith(("scopa", ".")) or name == "scopa"]
     assert found == []
+
+
+async def test_tables_made_before_purposes_keep_what_they_were_for(db_url: str) -> None:
+    """Migration 0026 marks the tables of tournaments' games and of the daily deal made before
+    it, so their hints stay barred and a tournament's rated games stay out of the pair cap."""
+    engine = create_async_engine(async_url(db_url))
+    moment = datetime(2026, 12, 6, 12, tzinfo=UTC)
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(_upgrade_to("0025"))
+            await connection.execute(sa.text(
+                "INSERT INTO table_modes (table_code, rated) VALUES ('TOURN1', TRUE), "
+                "('RATED1', TRUE), ('DAILY1', FALSE)"))
+            await connection.execute(sa.text(
+                "INSERT INTO tournament_games (tournament_id, round, first, table_code, "
+                "paired_at) VALUES (1, 1, 1, 'TOURN1', :at), (1, 1, 2, NULL, :at)"),
+                {"at": moment})
+            await connection.execute(sa.text(
+                "INSERT INTO daily_attempts (day, name, table_code, started_at) VALUES "
+                "(:day, 'Ada', 'DAILY1', :at), (:day, 'Bea', 'DAILY2', :at)"),
+                {"day": moment.date(), "at": moment})
+            await connection.run_sync(_upgrade_to("head"))
+            rows = (await connection.execute(sa.text(
+                "SELECT table_code, rated, purpose FROM table_modes ORDER BY table_code"))).all()
+        assert [(row[0], bool(row[1]), row[2]) for row in rows] == [
+            ("DAILY1", False, "daily"), ("DAILY2", False, "daily"), ("RATED1", True, None),
+            ("TOURN1", True, "tournament")]
+    finally:
+        await engine.dispose()

@@ -217,7 +217,7 @@ async def _match_over(storage: Storage, match: FinishedMatch) -> None:
     await rating_queries.record_match(
         storage, match.match_id, pool, played, moment,
         rate if rated and not match.short and not match.deleted else None, short=match.short,
-        capped=not found.tournament,
+        capped=not found.paired,
     )
 
 

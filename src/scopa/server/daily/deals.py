@@ -43,6 +43,7 @@ from ...view import Play
 from ..common.errors import LobbyError
 from ..common.services import Service
 from ..common.tokens import new_table_code
+from ..store import rating_queries
 from ..store.storage import now
 from ..table import bots
 from ..table.finished import FinishedMatch
@@ -154,6 +155,7 @@ class DailyDeals:
             assert known is not None
             raise self.second_attempt(known)
         table.next_seed = await self.seed(day)
+        await rating_queries.set_rated(storage, table.code, False, purpose="daily")
         await table.start_now()
         assert table.match_id is not None
         await daily_queries.set_match(storage, table.code, table.match_id)

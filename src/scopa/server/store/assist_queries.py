@@ -3,8 +3,9 @@
 A hint during a match that counts is the engine playing for its person: at a rated table (a
 rated pool's, a rated challenge's or a rated game against the computer), at a tournament's game
 and at the daily deal (where it would be the master advising against the master) the standing it
-earns must be the person's own. The reason is read from the tables that already say what a
-table is for, so nothing new is stored and every process answers alike.
+earns must be the person's own. The reason is read from the table's mode, where the feature
+that made the table wrote what it is for, so every process answers alike and this floor reads
+no feature's tables.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Literal
 
 import sqlalchemy as sa
 
-from .schema import daily_attempts, table_modes, tournament_games
+from .schema import table_modes
 from .storage import Storage
 
 Barred = Literal["tournament", "daily", "rated"]
@@ -21,20 +22,19 @@ Barred = Literal["tournament", "daily", "rated"]
 
 async def hints_barred(storage: Storage, code: str) -> Barred | None:
     """Why table ``code`` gives no hints (its most telling reason: a tournament's game is rated
-    too), or None for a casual table, where the master's hints stay."""
+    too), or None for a casual table, where the master's hints stay. Read from the table's mode,
+    where the feature that made it wrote what it is for (``table_modes.purpose``)."""
     async with storage.engine.connect() as connection:
-        if await connection.scalar(
-            sa.select(tournament_games.c.id).where(tournament_games.c.table_code == code)
-        ) is not None:
-            return "tournament"
-        if await connection.scalar(
-            sa.select(daily_attempts.c.id).where(daily_attempts.c.table_code == code)
-        ) is not None:
-            return "daily"
         mode = (await connection.execute(
-            sa.select(table_modes.c.rated, table_modes.c.casual)
+            sa.select(table_modes.c.rated, table_modes.c.casual, table_modes.c.purpose)
             .where(table_modes.c.table_code == code)
         )).first()
-        if mode is not None and mode.rated and mode.casual is None:
-            return "rated"  # not a match the deal made casual (fairplay.CASUAL)
+    if mode is None:
+        return None
+    if mode.purpose == "tournament":
+        return "tournament"
+    if mode.purpose == "daily":
+        return "daily"
+    if mode.rated and mode.casual is None:
+        return "rated"  # not a match the deal made casual (fairplay.CASUAL)
     return None

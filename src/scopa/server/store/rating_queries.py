@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Final, Literal
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -28,7 +28,6 @@ from .schema import (
     ratings,
     seat_accounts,
     table_modes,
-    tournament_games,
 )
 from .storage import Storage, aware
 
@@ -92,13 +91,14 @@ not there has none yet in the pool)."""
 class MatchAccounts:
     """Who played a match, as its table remembers: the match's players, the account holding
     each seat at the table (by seat), whether its match is rated (the table chosen rated, and
-    not made casual at the deal), and whether it is a tournament's game (which no daily cap
-    between two accounts turns casual: the director chose the pairing, not they)."""
+    not made casual at the deal), and whether the room chose its pairing (a tournament's game,
+    which no daily cap between two accounts turns casual: the director chose it, not they)."""
 
     players: list[dict[str, Any]]
     holders: dict[int, int]
     rated: bool
-    tournament: bool = False
+    paired: bool = False
+    """The room chose who plays (a tournament's game: ``table_modes.purpose``)."""
 
 
 @dataclass(frozen=True)
@@ -114,11 +114,21 @@ class TableMode:
         return self.chosen and self.casual is None
 
 
-async def set_rated(storage: Storage, code: str, rated: bool) -> None:
-    """Remember whether table ``code`` is rated (chosen when it is made)."""
+Purpose = Literal["tournament", "daily"]
+"""What a feature made a table for (``table_modes.purpose``)."""
+PAIRED: Final = "tournament"
+"""The purpose of a table whose players the room chose: no pair cap applies."""
+
+
+async def set_rated(
+    storage: Storage, code: str, rated: bool, purpose: Purpose | None = None
+) -> None:
+    """Remember whether table ``code`` is rated (chosen when it is made), and what it is for,
+    if a feature made it for one (:data:`Purpose`)."""
 
     async def run(connection: AsyncConnection) -> None:
-        await connection.execute(table_modes.insert().values(table_code=code, rated=rated))
+        await connection.execute(table_modes.insert().values(table_code=code, rated=rated,
+                                                             purpose=purpose))
 
     await storage.write(run)
 
@@ -147,14 +157,14 @@ async def deal_mode(storage: Storage, code: str, moment: datetime) -> TableMode:
     """The mode of the match being dealt at table ``code``, decided and stored in one
     transaction: a table chosen rated whose seats hold two accounts that have played
     :data:`~..common.fairplay.PAIR_CAP` rated matches together in the window before
-    ``moment`` plays this one casual (``pair_cap``); a tournament's game never (its director
-    chose the pairing). A table where a marked account holds a seat plays casual, a
+    ``moment`` plays this one casual (``pair_cap``); a table whose pairing the room chose never
+    (a tournament's game). A table where a marked account holds a seat plays casual, a
     tournament's too (``marked``: :mod:`.fairplay_queries`). A casual table is read, never
     written."""
 
     async def run(connection: AsyncConnection) -> TableMode:
         row = (await connection.execute(
-            sa.select(table_modes.c.rated, table_modes.c.casual)
+            sa.select(table_modes.c.rated, table_modes.c.casual, table_modes.c.purpose)
             .where(table_modes.c.table_code == code)
         )).first()
         if row is None or not row.rated:
@@ -165,8 +175,7 @@ async def deal_mode(storage: Storage, code: str, moment: datetime) -> TableMode:
         )).all())
         if await marked_among(connection, holders):
             casual = "marked"
-        elif await connection.scalar(sa.select(tournament_games.c.id).where(
-                tournament_games.c.table_code == code)) is None and await _pair_capped(
+        elif row.purpose != PAIRED and await _pair_capped(
                 connection, holders, moment - fairplay.PAIR_WINDOW):
             casual = "pair_cap"
         if casual != row.casual:
@@ -229,14 +238,11 @@ async def match_accounts(storage: Storage, code: str, match_id: int) -> MatchAcc
             )
         }
         mode = (await connection.execute(
-            sa.select(table_modes.c.rated, table_modes.c.casual)
+            sa.select(table_modes.c.rated, table_modes.c.casual, table_modes.c.purpose)
             .where(table_modes.c.table_code == code)
         )).first()
-        tournament = await connection.scalar(
-            sa.select(tournament_games.c.id).where(tournament_games.c.table_code == code)
-        ) is not None
     rated = mode is not None and TableMode(bool(mode.rated), mode.casual).rated
-    return MatchAccounts(players, holders, rated, tournament)
+    return MatchAccounts(players, holders, rated, mode is not None and mode.purpose == PAIRED)
 
 
 async def record_match(
@@ -251,8 +257,8 @@ async def record_match(
     accounts that have played their :data:`~..common.fairplay.PAIR_CAP` rated matches
     together already in the window make it casual here too, read in this transaction: the
     deal decided as much, but two tables of one pair dealt side by side both saw the count
-    below the cap (a tournament's game is not capped). A marked account among them makes it
-    casual too: it may have been marked since the deal."""
+    below the cap (a game the room paired, a tournament's, is not capped). A marked account
+    among them makes it casual too: it may have been marked since the deal."""
 
     async def run(connection: AsyncConnection) -> None:
         done = await connection.scalar(

@@ -128,10 +128,13 @@ table_modes = sa.Table(
     sa.Column("table_code", sa.String(16), primary_key=True),
     sa.Column("rated", sa.Boolean, nullable=False),
     sa.Column("casual", sa.String(16), nullable=True),
+    sa.Column("purpose", sa.String(16), nullable=True),
 )
 """Rated or casual, chosen when the table is made (a table with no row is casual); ``casual``,
 why a table chosen rated plays its match casual (a code of :mod:`..common.fairplay`, such as
-``pair_cap``), decided when each match is dealt."""
+``pair_cap``), decided when each match is dealt; ``purpose``, what the feature that made it
+made it for: ``tournament`` (its director chose who plays, so no daily cap between two accounts
+makes it casual, and the master gives no hints) or ``daily`` (the day's deal: no hints)."""
 
 ratings = sa.Table(
     "ratings",

@@ -416,7 +416,7 @@ class Tournaments:
             return
         await accounts.give_seat(self.storage, table.code, 0, game.first, first_token)
         await accounts.give_seat(self.storage, table.code, second_seat, game.second, second_token)
-        await rating_queries.set_rated(self.storage, table.code, True)
+        await rating_queries.set_rated(self.storage, table.code, True, purpose="tournament")
         await table.start_now()
         for account, seat, token, opponent in (
             (game.first, 0, first_token, game.second),
