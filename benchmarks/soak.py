@@ -40,15 +40,20 @@ the people's own failures), and each server process's CPU seconds, in all and a 
 /proc). It prints the machine, the date and the load average first.
 
     eval "$(bash scripts/postgres.sh)"; eval "$(bash scripts/redis.sh)"
-    .venv/bin/python benchmarks/soak.py --db "$SCOPA_TEST_POSTGRES" --redis "$SCOPA_TEST_REDIS"
-    .venv/bin/python benchmarks/soak.py --db "$SCOPA_TEST_POSTGRES" \\
-        --redis "$SCOPA_TEST_REDIS" --people 6 --minutes 1 --seed 2      # a tiny run
+    .venv/bin/python benchmarks/soak.py                       # 60 people, 20 minutes
+    .venv/bin/python benchmarks/soak.py --people 6 --minutes 1 --seed 2      # a tiny run
+    .venv/bin/python benchmarks/soak.py --people 6 --minutes 1 \\
+        --weights "tournament=5,correspondence=3"     # more of some flows
 
-``--redis`` names the Redis server: the run takes one of its numbered databases (1 to 15) that
-no test holds (the tests' lock files), empties it, and empties it again at the end. A new
-database is made on the PostgreSQL server and dropped after the run. After ``--minutes`` no
+``--db`` and ``--redis`` default to ``$SCOPA_TEST_POSTGRES`` and ``$SCOPA_TEST_REDIS``, as the
+two scripts export them. Of the Redis server, the run takes one of its numbered databases (1 to
+15) that no test holds (the tests' lock files), empties it, and empties it again at the end. A
+new database is made on the PostgreSQL server and dropped after the run. After ``--minutes`` no
 person starts a new flow; those under way finish (an unfinished tournament is played out),
-for at most ``--drain`` seconds (300). Ends with status 1 if any invariant was breached.
+for at most ``--drain`` seconds (300). The servers' logs are kept (``--logs DIR``, else a new
+folder in /tmp, printed at the end). The seed draws the people's names and choices; the
+timings of two processes sharing a machine make no two runs the same. Ends with status 1 if
+any invariant was breached.
 """
 
 from __future__ import annotations
@@ -60,7 +65,6 @@ import fcntl
 import json
 import os
 import random
-import secrets
 import subprocess
 import sys
 import tempfile
@@ -375,8 +379,8 @@ class Person:
             transport=httpx.AsyncHTTPTransport(local_address=self.address), timeout=WAIT)
         self.generation = 0
         self.account: str | None = None
-        self.guest_key = secrets.token_urlsafe(18)
-        self.name = f"guest{number}x{secrets.token_hex(2)}"
+        self.guest_key = f"{rng.getrandbits(128):032x}"
+        self.name = f"guest{number}x{rng.randrange(16**4):04x}"
         self.me: ClientConnection | None = None
         self.me_task: asyncio.Task[None] | None = None
         self.deleting = False
@@ -386,6 +390,9 @@ class Person:
         self.flow = "start"
         self.correspondence_offer: str | None = None
         self.correspondence_tables: set[str] = set()
+        self.history: dict[str, str] = {}
+        self.last_paired: tuple[float, str] | None = None
+        """Table code -> what this person last did there (for a breach's details)."""
 
     # HTTP, as the browser sends it: to either process, with the cookie and an Origin
 
@@ -446,7 +453,7 @@ class Person:
 
     async def register(self) -> bool:
         self.generation += 1
-        name = f"P{self.number:03d}g{self.generation}{secrets.token_hex(2)}"
+        name = f"P{self.number:03d}g{self.generation}{self.rng.randrange(16**4):04x}"
         status, data = await self.call("POST", "/api/account/register",
                                        {"name": name, "password": PASSWORD})
         if status != 201:
@@ -518,6 +525,22 @@ class Person:
         seat left to a stand-in). ``asked``: when the game was asked for, to time the deal.
         ``away``: drop the socket once in the match, and come back a little later with the
         match and version. ``chat``: messages to say at the table."""
+        self.history[code] = f"{self.flow}: sat down"
+        try:
+            over = await self._play(code, token, asked, start_kind, resign_after, chat, away,
+                                    leave, watch)
+        except BaseException as error:
+            self.history[code] = f"{self.flow}: stopped playing ({error!r})"
+            raise
+        if over is not None:
+            self.history[code] = f"{self.flow}: played its match {over['match']} to the end"
+        elif self.history[code].endswith("sat down"):
+            self.history[code] = f"{self.flow}: stopped playing, the match not over"
+        return over
+
+    async def _play(self, code: str, token: str, asked: float | None,
+                    start_kind: str | None, resign_after: int | None, chat: int, away: bool,
+                    leave: bool, watch: str | None) -> dict[str, Any] | None:
         if watch:
             self.room.watch(code, watch)
         connection = await self.sit(code, token)
@@ -580,6 +603,7 @@ class Person:
                     if resign_after is not None and moves >= resign_after:
                         await connection.resign()
                         self.ledger.outcomes["resigned"] += 1
+                        self.history[code] = f"{self.flow}: resigned after {moves} moves"
                         await self.read_until_over(connection, code)
                         return None
                     if leave_at is not None and moves >= leave_at:
@@ -588,6 +612,8 @@ class Person:
                         if status != 200:
                             self.refused(f"leave {code}", status, data)
                         self.ledger.outcomes["left to a stand-in"] += 1
+                        self.history[code] = (f"{self.flow}: left the seat to a stand-in "
+                                              f"({status})")
                         return None
                     if drop_at is not None and moves >= drop_at:
                         drop_at = None
@@ -694,13 +720,8 @@ class Person:
                     return
                 kind = message["type"]
                 if kind == "error":
-                    if message["code"] == "seated":
-                        self.ledger.breach(
-                            "stranded", f"{self.flow}: {self.who} asked the {name} pool for a "
-                            f"game and was refused: {message['message']} "
-                            f"(params {message.get('params')}){self.holding(message)}")
-                    elif message["code"] not in ("paired", "not_waiting"):
-                        self.ledger.odd("pool error", f"{self.who}: {message}")
+                    await self.pool_refused(message, f"{self.flow}: {self.who} asked the "
+                                            f"{name} pool for a game")
                     if message["code"] != "paired":
                         return
                 elif kind == "offer" and take_offer and bot is None:
@@ -725,6 +746,7 @@ class Person:
                             await self.read_until_over(resigning, bot["code"])
                             await resigning.close()
                     self.ledger.outcomes["pool: paired with a person"] += 1
+                    self.last_paired = (time.monotonic(), message["code"])
                     self.ledger.started("pool paired (wait)", time.monotonic() - asked)
                     resign = self.rng.randint(4, 40) if self.rng.random() < 0.4 else None
                     await self.play(message["code"], message["token"], resign_after=resign,
@@ -1007,9 +1029,11 @@ class Person:
         connection = await self.sit(code, token)
         try:
             await connection.wait_for(lambda m: m["type"] == "state", WAIT)
+            self.history[code] = f"{self.flow}: a correspondence match of theirs"
             if resign is not None:
                 await connection.resign()
                 await self.read_until_over(connection, code)
+                self.history[code] = f"{self.flow}: resigned their correspondence match"
                 self.ledger.outcomes["correspondence resigned"] += 1
             elif connection.my_turn and connection.view and connection.view["legal_moves"]:
                 await connection.move(self.rng.choice(connection.view["legal_moves"]))
@@ -1021,11 +1045,41 @@ class Person:
         finally:
             await connection.close()
 
-    def holding(self, message: dict[str, Any]) -> str:
-        table = (message.get("params") or {}).get("table")
-        if table in self.correspondence_tables:
-            return f"; {table} is a correspondence match of theirs (days a move)"
-        return ""
+    async def pool_refused(self, message: dict[str, Any], asked: str) -> None:
+        """A pool's refusal: ``seated`` (this person plays no match in play that they know
+        of: the refusal names the table) and ``already_waiting`` (this person has no other pool
+        socket: the soak opens one at a time) strand them, and are breaches."""
+        code = message["code"]
+        if code == "seated":
+            self.ledger.breach("stranded", f"{asked} and was refused: {message['message']} "
+                               f"(params {message.get('params')}){await self.holding(message)}")
+        elif code == "already_waiting":
+            last = ""
+            if self.last_paired is not None:
+                ago = time.monotonic() - self.last_paired[0]
+                last = (f"; their last pool pairing was {ago:.1f} s ago, at {self.last_paired[1]} "
+                        f"({self.history.get(self.last_paired[1], '?')})")
+            self.ledger.breach("stranded", f"{asked}, waiting in no pool (no other pool socket "
+                               f"open), and was refused: {code} {message['message']!r}{last}")
+        elif code not in ("paired", "not_waiting"):
+            self.ledger.odd("pool error", f"{asked}: {message}")
+
+    async def holding(self, message: dict[str, Any]) -> str:
+        """What this person last did at the table a refusal names, and the table as the lobby
+        shows it: for a breach's details."""
+        code = (message.get("params") or {}).get("table")
+        if not code:
+            return ""
+        said = f"; this person's last word at {code}: {self.history.get(code, 'never sat there')}"
+        with contextlib.suppress(Exception):
+            table = await self.room.look(f"/api/tables/{code}")
+            if table is not None:
+                seats = ", ".join(f"seat {s['seat']} {s['kind']} {s['name']!r} "
+                                  f"connected={s['connected']} stand_in={s['stand_in']}"
+                                  for s in table["seats"])
+                said += (f"; the table: status {table['status']}, pace {table.get('pace')}, "
+                         f"match {table['match']} version {table['version']}, {seats}")
+        return said
 
     async def probe_pool(self) -> None:
         """Find a player, as the page's button: the pool must take this person (not refuse them
@@ -1044,17 +1098,13 @@ class Person:
                     elif message["type"] in ("left", "paired"):
                         if message["type"] == "paired":  # paired at once: play it out quickly
                             await socket.close()
+                            self.last_paired = (time.monotonic(), message["code"])
                             await self.play(message["code"], message["token"], resign_after=2,
                                             watch="a pool's table")
                         return
                     elif message["type"] == "error":
-                        if message["code"] == "seated":
-                            self.ledger.breach(
-                                "stranded", f"after {self.flow}: {self.who} asked a pool for a "
-                                f"game and was refused: {message['message']} (params "
-                                f"{message.get('params')}){self.holding(message)}")
-                        elif message["code"] != "paired":
-                            self.ledger.odd("pool error", f"{self.who}: {message}")
+                        await self.pool_refused(message, f"after {self.flow}: {self.who} "
+                                                "asked a pool for a game (Find a player)")
                         if message["code"] != "paired":
                             return
         except TimeoutError:
@@ -1083,6 +1133,8 @@ class Person:
         }
         if self.room.args.correspondence:
             flows["correspondence"] = (0.6, self.correspondence)
+        for name, weight in self.room.args.weights.items():
+            flows[name] = (weight, flows[name][1])
         if self.rng.random() < self.room.args.accounts:
             await self.register()
         names = list(flows)
@@ -1148,8 +1200,20 @@ async def run(args: argparse.Namespace, urls: list[str], servers: LoggedServers)
         lives.append(asyncio.create_task(person.live()))
         await asyncio.sleep(min(0.5, 10.0 / max(1, args.people)))
     progress = began
+    reported = 0
+
+    def look_at_logs() -> None:
+        """Each traceback the processes logged since the last look: a breach, at once."""
+        nonlocal reported
+        found = servers.tracebacks()
+        for log, excerpt in found[reported:]:
+            room.ledger.breach("traceback", f"in {log.name}:\n{excerpt}")
+        reported = len(found)
+
     while time.monotonic() - began < args.minutes * 60:
         await asyncio.sleep(1.0)
+        if int(time.monotonic() - began) % 10 == 0:
+            look_at_logs()
         if time.monotonic() - progress >= 60:
             progress = time.monotonic()
             print(f"  {room.ledger.at()}: {sum(room.ledger.flows.values())} flows, "
@@ -1174,8 +1238,7 @@ async def run(args: argparse.Namespace, urls: list[str], servers: LoggedServers)
     for client in room.watchers:
         await client.aclose()
     ledger = room.ledger
-    for log, excerpt in servers.tracebacks():
-        ledger.breach("traceback", f"in {log.name}:\n{excerpt}")
+    look_at_logs()
     # -- the report
     print(f"played: {played:.0f} s with {args.people} people, then {whole - played:.0f} s "
           f"finishing (stragglers cancelled: {len(late)})")
@@ -1226,9 +1289,11 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=20.0,
                         help="how long they come and go (default 20)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--db", required=True, help="a PostgreSQL server's URL (a database is "
-                        "made on it for the run and dropped afterwards)")
-    parser.add_argument("--redis", required=True, help="the Redis server's URL")
+    parser.add_argument("--db", default=os.environ.get("SCOPA_TEST_POSTGRES"),
+                        help="a PostgreSQL server's URL (a database is made on it for the run "
+                        "and dropped afterwards; default $SCOPA_TEST_POSTGRES)")
+    parser.add_argument("--redis", default=os.environ.get("SCOPA_TEST_REDIS"),
+                        help="the Redis server's URL (default $SCOPA_TEST_REDIS)")
     parser.add_argument("--turn-timeout", type=float, default=10.0,
                         help="the servers' turn clock, seconds (default 10)")
     parser.add_argument("--bot-delay", type=float, default=0.3,
@@ -1249,7 +1314,24 @@ def main() -> int:
                         help="where the servers' logs go (default: a new folder in /tmp, kept)")
     parser.add_argument("--drain", type=float, default=300.0,
                         help="seconds the flows under way may take to finish at the end")
+    parser.add_argument("--weights", dest="weights_text", default="", metavar="FLOW=W,...",
+                        help="other weights for some flows (their names as the report prints "
+                        "them), such as 'tournament=5,pool=3' (default: play now 3, pool 2, "
+                        "challenge 2, puzzles 2, chat, rematch, leave and come back, daily deal "
+                        "and tournament 1, correspondence 0.6, delete and a new account 0.4)")
     args = parser.parse_args()
+    known = {"play now", "pool", "challenge", "chat", "rematch", "leave and come back",
+             "puzzles", "daily deal", "tournament", "delete and a new account",
+             "correspondence"}
+    args.weights = {}
+    for item in filter(None, (part.strip() for part in args.weights_text.split(","))):
+        name, _, weight = item.rpartition("=")
+        if name not in known or (name == "correspondence" and not args.correspondence):
+            parser.error(f"--weights: no flow {name!r}; the flows: {', '.join(sorted(known))}")
+        args.weights[name] = float(weight)
+    if not args.db or not args.db.startswith("postgres") or not args.redis:
+        parser.error("--db (PostgreSQL) and --redis are needed: eval \"$(bash "
+                     "scripts/postgres.sh)\"; eval \"$(bash scripts/redis.sh)\"")
     if not 1 <= args.people <= 2000 or not 0 < args.minutes <= 600:
         parser.error("keep it bounded: 1..2000 people, at most 600 minutes")
     print(machine(), flush=True)
