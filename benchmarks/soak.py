@@ -291,75 +291,87 @@ class Room:
         """Every few seconds, each watched table's version: one that stays in play without a
         move for longer than its clock allows is a breach (once per version)."""
         while True:
-            now = time.monotonic()
-            for item in list(self.watched.values()):
-                if now - item.polled < 4.0:
-                    continue
-                item.polled = now
-                try:
-                    table = await self.look(f"/api/tables/{item.code}")
-                except httpx.HTTPError as error:
-                    self.ledger.odd("watcher", f"GET /api/tables/{item.code}: {error!r}")
-                    continue
-                if table is None:
-                    continue
-                if table["status"] != "playing":
-                    self.watched.pop(item.code, None)
-                    continue
-                if table.get("pace") == "correspondence":
-                    self.watched.pop(item.code, None)
-                    continue
-                humans = [s for s in table["seats"] if s["kind"] == "human"]
-                if len(humans) < 2:  # one person against the computer: no clock runs
-                    self.watched.pop(item.code, None)
-                    continue
-                seen = (table["match"], table["version"])
-                if seen != (item.match, item.version):
-                    item.match, item.version, item.since = seen[0], seen[1], time.monotonic()
-                    continue
-                still = time.monotonic() - item.since
-                if still > self.still_limit and item.breached != seen:
-                    item.breached = seen
-                    seats = ", ".join(
-                        f"seat {s['seat']} {s['kind']} {s['name']!r} "
-                        f"connected={s['connected']} stand_in={s['stand_in']}"
-                        for s in table["seats"])
-                    self.ledger.breach(
-                        "still table",
-                        f"{item.code} ({item.what}) in play at match {seen[0]} version "
-                        f"{seen[1]} with no move for {still:.0f} s (limit "
-                        f"{self.still_limit:.0f} s); {seats}; continuing="
-                        f"{table.get('continuing')}")
+            try:
+                await self.look_at_tables()
+            except Exception as error:  # the watch goes on, whatever one look met
+                self.ledger.odd("watcher", f"the tables' watch: {error!r}")
             await asyncio.sleep(1.0)
+
+    async def look_at_tables(self) -> None:
+        now = time.monotonic()
+        for item in list(self.watched.values()):
+            if now - item.polled < 4.0:
+                continue
+            item.polled = now
+            try:
+                table = await self.look(f"/api/tables/{item.code}")
+            except httpx.HTTPError as error:
+                self.ledger.odd("watcher", f"GET /api/tables/{item.code}: {error!r}")
+                continue
+            if table is None:
+                continue
+            if table["status"] != "playing":
+                self.watched.pop(item.code, None)
+                continue
+            if table.get("pace") == "correspondence":
+                self.watched.pop(item.code, None)
+                continue
+            humans = [s for s in table["seats"] if s["kind"] == "human"]
+            if len(humans) < 2:  # one person against the computer: no clock runs
+                self.watched.pop(item.code, None)
+                continue
+            seen = (table["match"], table["version"])
+            if seen != (item.match, item.version):
+                item.match, item.version, item.since = seen[0], seen[1], time.monotonic()
+                continue
+            still = time.monotonic() - item.since
+            if still > self.still_limit and item.breached != seen:
+                item.breached = seen
+                seats = ", ".join(
+                    f"seat {s['seat']} {s['kind']} {s['name']!r} "
+                    f"connected={s['connected']} stand_in={s['stand_in']}"
+                    for s in table["seats"])
+                self.ledger.breach(
+                    "still table",
+                    f"{item.code} ({item.what}) in play at match {seen[0]} version "
+                    f"{seen[1]} with no move for {still:.0f} s (limit "
+                    f"{self.still_limit:.0f} s); {seats}; continuing="
+                    f"{table.get('continuing')}")
 
     async def watch_tournaments(self) -> None:
         """Each tournament made: its live games' tables are watched, and it must end by its
         deadline."""
         while True:
-            for item in list(self.tournaments.values()):
-                if item.finished:
-                    continue
-                try:
-                    seen = await self.look(f"/api/tournaments/{item.id}")
-                except httpx.HTTPError as error:
-                    self.ledger.odd("watcher", f"GET /api/tournaments/{item.id}: {error!r}")
-                    continue
-                if seen is None:
-                    continue
-                for game in seen["games"]:
-                    if game.get("live") and game.get("table"):
-                        self.watch(game["table"], f"tournament {item.id}'s game")
-                if seen["status"] == "finished":
-                    item.finished = True
-                elif time.monotonic() > item.deadline and not item.breached:
-                    item.breached = True
-                    live = [g["table"] for g in seen["games"] if g.get("live")]
-                    self.ledger.breach(
-                        "tournament", f"{item.kind} {item.id} (starts {item.starts_at:%H:%M:%S}, "
-                        f"ends {seen.get('ends_at')}) is still {seen['status']} past its "
-                        f"deadline: round {seen['round']}, {seen['players']} players, games "
-                        f"live at {live}")
+            try:
+                await self.look_at_tournaments()
+            except Exception as error:  # the watch goes on, whatever one look met
+                self.ledger.odd("watcher", f"the tournaments' watch: {error!r}")
             await asyncio.sleep(3.0)
+
+    async def look_at_tournaments(self) -> None:
+        for item in list(self.tournaments.values()):
+            if item.finished:
+                continue
+            try:
+                seen = await self.look(f"/api/tournaments/{item.id}")
+            except httpx.HTTPError as error:
+                self.ledger.odd("watcher", f"GET /api/tournaments/{item.id}: {error!r}")
+                continue
+            if seen is None:
+                continue
+            for game in seen["games"]:
+                if game.get("live") and game.get("table"):
+                    self.watch(game["table"], f"tournament {item.id}'s game")
+            if seen["status"] == "finished":
+                item.finished = True
+            elif time.monotonic() > item.deadline and not item.breached:
+                item.breached = True
+                live = [g["table"] for g in seen["games"] if g.get("live")]
+                self.ledger.breach(
+                    "tournament", f"{item.kind} {item.id} (starts {item.starts_at:%H:%M:%S}, "
+                    f"ends {seen.get('ends_at')}) is still {seen['status']} past its "
+                    f"deadline: round {seen['round']}, {seen['players']} players, games "
+                    f"live at {live}")
 
 
 # -- a person ---------------------------------------------------------------------------------
