@@ -546,6 +546,8 @@ class Person:
             raise
         if over is not None:
             self.history[code] = f"{self.flow}: played its match {over['match']} to the end"
+            if self.rng.random() < 0.3:  # the match's page: its record and replay
+                await self.look_back(over)
         elif self.history[code].endswith("sat down"):
             self.history[code] = f"{self.flow}: stopped playing, the match not over"
         return over
@@ -642,6 +644,20 @@ class Person:
                         moves += 1
         finally:
             await connection.close()
+
+    async def look_back(self, over: dict[str, Any]) -> None:
+        """Read a finished match as its page does: the record, the replay, a profile."""
+        status, data = await self.call("GET", over["record"])
+        if status not in (200, 403):  # 403: a daily deal's, until the day is over
+            self.refused(f"GET {over['record']}", status, data)
+        status, data = await self.call("GET", f"/api/replays/{over['match']}")
+        if status not in (200, 403):
+            self.refused(f"GET /api/replays/{over['match']}", status, data)
+        if self.account:
+            status, data = await self.call("GET", f"/api/profiles/{self.account}")
+            if status != 200:
+                self.refused("my profile", status, data)
+        self.ledger.outcomes["a finished match looked at"] += 1
 
     async def read_until_over(self, connection: TableConnection, code: str) -> None:
         with contextlib.suppress(TimeoutError, Closed):
