@@ -246,7 +246,7 @@ class Matchmaker:
         if person.key in self.held:
             raise PoolError("already_waiting", "you are waiting in a pool already: leave it "
                             "first to join another")
-        codes = [code for code in [await self.store.table_of(person.key)] if code is not None]
+        codes = await self._tables_of(person)
         playing = await pool_queries.playing_table(self.room.storage, person.account, codes)
         if playing is not None:
             raise PoolError("seated", f"you are seated at table {playing}, whose match is in "
@@ -263,13 +263,30 @@ class Matchmaker:
             await self._join_pair(held, pair)
         else:
             held.party = Waiting(new_ticket(), (person,), rating, held.since)
-            if not await self.store.enter(pool, held.party, {}):
+            if not await self.store.enter(pool, held.party,
+                                          await self._told_seating(person.key, codes)):
                 raise PoolError("already_waiting", "you are waiting in a pool already (in "
                                 "another tab or device): leave it there first")
             self.held[person.key] = held
         # Counted at once (the next wave counts everyone again), so nobody reads "0 waiting".
         self.counts[pool] = self.counts.get(pool, 0) + 1
         self._show(held)
+
+    async def _tables_of(self, person: Person) -> list[str]:
+        return [code for code in [await self.store.table_of(person.key)] if code is not None]
+
+    async def _told_seating(self, key: str, codes: list[str]) -> dict[str, str]:
+        """What a person's key may say for them to queue at once: their key says they were
+        seated (``seated:``, kept :data:`.store.SEATED_NEWS` after they are told, for their
+        other processes) at the table they were told of (``codes``), whose match is over (the
+        join checked it): that news is old, and the key is theirs to take. Else nothing (a
+        key that says anything else keeps them out: waiting elsewhere, being seated)."""
+        state = await self.store.state_of(key)
+        seating = None if state is None else Seating.read(state)
+        if state is not None and state.startswith("seated:") and seating is not None \
+                and seating.code in codes:
+            return {key: state}
+        return {}
 
     async def _count_join(self, person: Person, address: str) -> None:
         """Count a join against ``PoolSettings.joins``, per address and per person, as the
@@ -287,7 +304,9 @@ class Matchmaker:
     async def _make_pair(self, held: Held) -> None:
         code = new_table_code()
         held.pair_code = code
-        if not await self.store.hold(held.person.key, held.key_value, None):
+        told = await self._told_seating(held.person.key, await self._tables_of(held.person))
+        if not await self.store.hold(held.person.key, held.key_value,
+                                     told.get(held.person.key)):
             raise PoolError("already_waiting", "you are waiting in a pool already (in another "
                             "tab or device): leave it there first")
         creator = Waiting(new_ticket(), (held.person,), held.rating, held.since)

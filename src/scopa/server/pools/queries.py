@@ -23,8 +23,9 @@ async def rating_of(storage: Storage, account_id: int, pool: str) -> float | Non
 
 
 async def playing_table(storage: Storage, account_id: int | None, codes: list[str]) -> str | None:
-    """A table whose match is in play where ``account_id`` holds a seat a person still plays,
-    or one of ``codes`` (the tables the pools seated this person at) that is still in play."""
+    """A live table whose match is in play where ``account_id`` holds a seat a person still
+    plays, or one of ``codes`` (the tables the pools seated this person at) that is still in
+    play. A correspondence match, a move a day, keeps nobody from a live one."""
     conditions = []
     if account_id is not None:
         conditions.append(tables.c.code.in_(
@@ -41,7 +42,7 @@ async def playing_table(storage: Storage, account_id: int | None, codes: list[st
     async with storage.engine.connect() as connection:
         found = await connection.scalar(
             sa.select(tables.c.code)
-            .where(tables.c.status == "playing", sa.or_(*conditions))
+            .where(tables.c.status == "playing", tables.c.pace == "live", sa.or_(*conditions))
             .order_by(tables.c.code)
             .limit(1)
         )

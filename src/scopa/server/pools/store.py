@@ -115,6 +115,9 @@ class PoolStore(Protocol):
     async def table_of(self, person: str) -> str | None:
         """The table ``person`` was last paired to, if any."""
 
+    async def state_of(self, person: str) -> str | None:
+        """What ``person``'s key says now (None: nothing)."""
+
     async def waited(self, pool: str, seconds: list[float]) -> None: ...
 
     async def typical(self, pool: str) -> float | None:
@@ -221,6 +224,9 @@ class MemoryPools:
 
     async def table_of(self, person: str) -> str | None:
         return self.tables.get(person)
+
+    async def state_of(self, person: str) -> str | None:
+        return self.keys.get(person)
 
     async def waited(self, pool: str, seconds: list[float]) -> None:
         self.waits.setdefault(pool, deque(maxlen=WAITS_KEPT)).extendleft(seconds)
@@ -429,6 +435,10 @@ class RedisPools:
 
     async def table_of(self, person: str) -> str | None:
         found = await self.redis.get(f"{PREFIX}table:{person}")
+        return None if found is None else str(found)
+
+    async def state_of(self, person: str) -> str | None:
+        found = await self.redis.get(self._person(person))
         return None if found is None else str(found)
 
     async def waited(self, pool: str, seconds: list[float]) -> None:

@@ -281,8 +281,9 @@ async def games(storage: Storage, tournament_id: int) -> list[StoredGame]:
 
 async def playing(storage: Storage, account_ids: Sequence[int]) -> set[int]:
     """Those of ``account_ids`` with a game in play in any tournament, or seated at any other
-    match in play (a pool's, a challenge's, a rated table's: issue 34, item 13), where they
-    hold a seat a person still plays, as the pools count it (``pools.queries.playing_table``)."""
+    live match in play (a pool's, a challenge's, a rated table's: issue 34, item 13), where
+    they hold a seat a person still plays, as the pools count it
+    (``pools.queries.playing_table``): a correspondence match keeps nobody from a game."""
     if not account_ids:
         return set()
     async with storage.engine.connect() as connection:
@@ -294,7 +295,7 @@ async def playing(storage: Storage, account_ids: Sequence[int]) -> set[int]:
             .join(tables, tables.c.code == seat_accounts.c.table_code)
             .where(seat_accounts.c.account_id.in_(list(account_ids)),
                    seats.c.kind == "human", seats.c.token_hash.is_not(None),
-                   tables.c.status == "playing")
+                   tables.c.status == "playing", tables.c.pace == "live")
         )
         found.update(int(row[0]) for row in rows)
         for column, other in ((tournament_games.c.first, tournament_games.c.second),
