@@ -74,6 +74,19 @@ MoveWrite = Callable[[Moved], Write | None]
 (:attr:`.room.CardRoom.move_writes`): stored with the move, or not at all."""
 
 
+def joined(makers: Sequence[MoveWrite], moved: Moved) -> Write | None:
+    """The writes ``moved`` brings into its own transaction, as one (None: none)."""
+    writes = [write for make in makers if (write := make(moved)) is not None]
+    if not writes:
+        return None
+
+    async def run(connection: AsyncConnection) -> None:
+        for write in writes:
+            await write(connection)
+
+    return run
+
+
 def replay_moves(
     rules: Rules, seed: int, deck: list[str] | None, moves: list[str], resigned: int | None = None
 ) -> tuple[Game, list[Play]]:
@@ -113,12 +126,9 @@ class Table:
         moves_stored: Sequence[MoveStored] = (),
         move_writes: Sequence[MoveWrite] = (),
     ) -> None:
-        """``match_ends``: the room's announcement of finished matches, told of each match
-        that ends here once its end is stored and broadcast, outside the table's lock.
-        ``pace``: how its turns are timed, ``live`` (the turn clock and stand-ins of
-        :mod:`.turns`) or ``correspondence`` (days a move, kept by the room's correspondence:
-        ``move_writes`` add their writes to each move's transaction here, ``moves_stored`` are
-        told of it once stored)."""
+        """``match_ends``: told of each match that ends here, once stored and broadcast.
+        ``pace``: ``live`` (:mod:`.turns`' clock) or ``correspondence``, whose moves carry
+        ``move_writes`` and are told to ``moves_stored``."""
         self.code = code
         self.pace = pace
         self._moves_stored = moves_stored if pace != "live" else ()
@@ -385,7 +395,7 @@ class Table:
             try:
                 await self._storage.append_move(
                     self.code, self.match_id, self.version + 1, seat, str(play.move), finished,
-                    epoch=self.epoch, also=self._also(moved),
+                    epoch=self.epoch, also=joined(self._move_writes, moved),
                 )
             except Exception as error:
                 if isinstance(error, StaleOwnerError):  # its lease keeper lets the table go
@@ -418,18 +428,6 @@ class Table:
         if ended is not None:
             self.announcer.announce(*ended)
 
-    def _also(self, moved: Moved) -> Write | None:
-        """The writes ``moved`` brings into its own transaction, as one (None: none)."""
-        writes = [write for make in self._move_writes if (write := make(moved)) is not None]
-        if not writes:
-            return None
-
-        async def run(connection: AsyncConnection) -> None:
-            for write in writes:
-                await write(connection)
-
-        return run
-
     def _match_over(self, winner: int) -> tuple[FinishedMatch, str, list[Listener]]:
         """The match's end is stored: the table is over and its stand-ins end (no turns are
         left for them to play). Returned for the lock's holder to announce once the lock is
@@ -459,8 +457,7 @@ class Table:
         """The person at ``seat`` gives the match up: their side loses, and the match ends as
         at its last move (stored, announced, then ``state`` and ``over`` to everyone). In its
         own task, like a move, so a client that goes away meanwhile cannot leave it half done;
-        a refusal raises :class:`ProtocolError` and changes nothing. ``version``: only if the
-        match is still there (a correspondence clock that ran out, unless a move came)."""
+        a refusal raises :class:`ProtocolError` and changes nothing; ``version``: only at it."""
         await asyncio.shield(self.spawn(self._resign(seat, ref, token, version)))
 
     async def _resign(
