@@ -27,6 +27,7 @@ from typing import Any, Final
 
 from ...rules import Rules
 from ..accounts import accounts, ratings
+from ..common.closing import every
 from ..common.errors import LobbyError
 from ..common.protocol import ProtocolError
 from ..common.services import Service
@@ -77,8 +78,9 @@ class Games:
         return self.settings.clock()
 
     async def open(self) -> None:
-        self._sweeper = asyncio.create_task(self._sweep_now_and_then(),
-                                            name="scopa-correspondence")
+        self._sweeper = asyncio.create_task(
+            every(lambda: self.settings.sweep_every, self._closing, self.sweep,
+                  "the correspondence sweep"), name="scopa-correspondence")
 
     async def close(self) -> None:
         """Stop by the flag, not by cancelling (a cancellation taken up inside a database call
@@ -89,17 +91,6 @@ class Games:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-
-    async def _sweep_now_and_then(self) -> None:
-        while not self._closing.is_set():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._closing.wait(), self.settings.sweep_every)
-            if self._closing.is_set():
-                return
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("the correspondence sweep failed; the next one will try again")
 
     def _soon(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)

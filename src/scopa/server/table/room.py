@@ -9,7 +9,6 @@ memory (they come back from the database when someone asks for them).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
@@ -20,6 +19,7 @@ import sqlalchemy.exc
 from ...looks import LOOKS
 from ...players import LEVELS
 from ...rules import Rules
+from ..common.closing import every
 from ..common.errors import LobbyError
 from ..common.hub import Hub, LocalHub, process_name
 from ..common.ratelimit import HttpLimits
@@ -136,7 +136,9 @@ class CardRoom:
         if not self.hub.shared:
             for code in await self.storage.active_table_codes():
                 await self.locate(code)
-        self._sweeper = asyncio.create_task(self._sweep_now_and_then(), name="scopa-sweeper")
+        self._sweeper = asyncio.create_task(
+            every(lambda: self.settings.sweep_every, self._closing, lambda: self.sweep(now()),
+                  "the sweep"), name="scopa-sweeper")
 
     async def close(self) -> None:
         """Stop the sweeps by a flag, not by cancelling their loop (as the pools' matchmaker
@@ -155,17 +157,6 @@ class CardRoom:
     @property
     def _expiry(self) -> timedelta:
         return timedelta(seconds=self.settings.waiting_expiry)
-
-    async def _sweep_now_and_then(self) -> None:
-        while not self._closing.is_set():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._closing.wait(), self.settings.sweep_every)
-            if self._closing.is_set():
-                return
-            try:
-                await self.sweep(now())
-            except Exception:
-                log.exception("the sweep failed; the next one will try again")
 
     async def sweep(self, at: datetime) -> None:
         """As of ``at``: waiting tables untouched for the expiry time expire and leave memory,
